@@ -456,6 +456,7 @@ function _writeApiVersionsResponseApiVersion(w: Writer, m: ApiVersionsResponseAp
   w.int16(m.maxVersion);
   if (v >= 3) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -465,6 +466,7 @@ function _writeApiVersionsResponseSupportedFeatureKey(w: Writer, m: ApiVersionsR
   w.int16(m.minVersion);
   w.int16(m.maxVersion);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 
@@ -473,6 +475,7 @@ function _writeApiVersionsResponseFinalizedFeatureKey(w: Writer, m: ApiVersionsR
   w.int16(m.maxVersionLevel);
   w.int16(m.minVersionLevel);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 

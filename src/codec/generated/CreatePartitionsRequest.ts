@@ -266,6 +266,7 @@ function _writeCreatePartitionsRequest(w: Writer, m: CreatePartitionsRequest, v:
   w.bool(m.validateOnly);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -297,6 +298,7 @@ function _writeCreatePartitionsRequestCreatePartitionsTopic(w: Writer, m: Create
   _writeCreatePartitionsRequestCreatePartitionsTopic_assignments(w, m.assignments, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -324,6 +326,7 @@ function _writeCreatePartitionsRequestCreatePartitionsAssignment(w: Writer, m: C
   _writeCreatePartitionsRequestCreatePartitionsAssignment_brokerIds(w, m.brokerIds, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -170,6 +170,7 @@ function _writeCreatePartitionsResponse(w: Writer, m: CreatePartitionsResponse, 
   _writeCreatePartitionsResponse_results(w, m.results, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -188,6 +189,7 @@ function _writeCreatePartitionsResponseCreatePartitionsTopicResult(w: Writer, m:
   }
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -375,6 +375,7 @@ function _writeCreateTopicsRequest(w: Writer, m: CreateTopicsRequest, v: number)
   }
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -425,6 +426,7 @@ function _writeCreateTopicsRequestCreatableTopic(w: Writer, m: CreateTopicsReque
   _writeCreateTopicsRequestCreatableTopic_configs(w, m.configs, v);
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -453,6 +455,7 @@ function _writeCreateTopicsRequestCreatableReplicaAssignment(w: Writer, m: Creat
   _writeCreateTopicsRequestCreatableReplicaAssignment_brokerIds(w, m.brokerIds, v);
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -470,6 +473,7 @@ function _writeCreateTopicsRequestCreatableTopicConfig(w: Writer, m: CreateTopic
   }
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -317,6 +317,7 @@ function _writeCreateTopicsResponse(w: Writer, m: CreateTopicsResponse, v: numbe
   _writeCreateTopicsResponse_topics(w, m.topics, v);
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -376,6 +377,7 @@ function _writeCreateTopicsResponseCreatableTopicConfigs(w: Writer, m: CreateTop
   w.int8(m.configSource);
   w.bool(m.isSensitive);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 

@@ -100,6 +100,7 @@ function _writeDeleteGroupsRequest(w: Writer, m: DeleteGroupsRequest, v: number)
   _writeDeleteGroupsRequest_groupsNames(w, m.groupsNames, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

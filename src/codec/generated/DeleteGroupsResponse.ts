@@ -160,6 +160,7 @@ function _writeDeleteGroupsResponse(w: Writer, m: DeleteGroupsResponse, v: numbe
   _writeDeleteGroupsResponse_results(w, m.results, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -173,6 +174,7 @@ function _writeDeleteGroupsResponseDeletableGroupResult(w: Writer, m: DeleteGrou
   w.int16(m.errorCode);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -237,6 +237,7 @@ function _writeDeleteRecordsRequest(w: Writer, m: DeleteRecordsRequest, v: numbe
   w.int32(m.timeoutMs);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -267,6 +268,7 @@ function _writeDeleteRecordsRequestDeleteRecordsTopic(w: Writer, m: DeleteRecord
   _writeDeleteRecordsRequestDeleteRecordsTopic_partitions(w, m.partitions, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -276,6 +278,7 @@ function _writeDeleteRecordsRequestDeleteRecordsPartition(w: Writer, m: DeleteRe
   w.int64(m.offset);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

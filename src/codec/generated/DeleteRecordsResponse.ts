@@ -243,6 +243,7 @@ function _writeDeleteRecordsResponse(w: Writer, m: DeleteRecordsResponse, v: num
   _writeDeleteRecordsResponse_topics(w, m.topics, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -273,6 +274,7 @@ function _writeDeleteRecordsResponseDeleteRecordsTopicResult(w: Writer, m: Delet
   _writeDeleteRecordsResponseDeleteRecordsTopicResult_partitions(w, m.partitions, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -283,6 +285,7 @@ function _writeDeleteRecordsResponseDeleteRecordsPartitionResult(w: Writer, m: D
   w.int16(m.errorCode);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -205,6 +205,7 @@ function _writeDeleteTopicsRequest(w: Writer, m: DeleteTopicsRequest, v: number)
   w.int32(m.timeoutMs);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -213,6 +214,7 @@ function _writeDeleteTopicsRequestDeleteTopicState(w: Writer, m: DeleteTopicsReq
   w.compactString(m.name);
   w.uuid(m.topicId);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 

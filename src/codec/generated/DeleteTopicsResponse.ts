@@ -184,6 +184,7 @@ function _writeDeleteTopicsResponse(w: Writer, m: DeleteTopicsResponse, v: numbe
   _writeDeleteTopicsResponse_responses(w, m.responses, v);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -203,6 +204,7 @@ function _writeDeleteTopicsResponseDeletableTopicResult(w: Writer, m: DeleteTopi
   }
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

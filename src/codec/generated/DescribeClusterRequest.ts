@@ -62,6 +62,7 @@ function _writeDescribeClusterRequest(w: Writer, m: DescribeClusterRequest, v: n
     w.int8(m.endpointType);
   }
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 

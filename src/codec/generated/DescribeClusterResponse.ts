@@ -197,6 +197,7 @@ function _writeDescribeClusterResponse(w: Writer, m: DescribeClusterResponse, v:
   _writeDescribeClusterResponse_brokers(w, m.brokers, v);
   w.int32(m.clusterAuthorizedOperations);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 
@@ -206,6 +207,7 @@ function _writeDescribeClusterResponseDescribeClusterBroker(w: Writer, m: Descri
   w.int32(m.port);
   w.compactString(m.rack);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 

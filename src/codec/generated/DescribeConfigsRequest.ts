@@ -207,6 +207,7 @@ function _writeDescribeConfigsRequest(w: Writer, m: DescribeConfigsRequest, v: n
   }
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -244,6 +245,7 @@ function _writeDescribeConfigsRequestDescribeConfigsResource(w: Writer, m: Descr
   _writeDescribeConfigsRequestDescribeConfigsResource_configurationKeys(w, m.configurationKeys, v);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -414,6 +414,7 @@ function _writeDescribeConfigsResponse(w: Writer, m: DescribeConfigsResponse, v:
   _writeDescribeConfigsResponse_results(w, m.results, v);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -451,6 +452,7 @@ function _writeDescribeConfigsResponseDescribeConfigsResult(w: Writer, m: Descri
   _writeDescribeConfigsResponseDescribeConfigsResult_configs(w, m.configs, v);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -504,6 +506,7 @@ function _writeDescribeConfigsResponseDescribeConfigsResourceResult(w: Writer, m
   }
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -522,6 +525,7 @@ function _writeDescribeConfigsResponseDescribeConfigsSynonym(w: Writer, m: Descr
   w.int8(m.source);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

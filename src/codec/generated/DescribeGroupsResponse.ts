@@ -335,6 +335,7 @@ function _writeDescribeGroupsResponse(w: Writer, m: DescribeGroupsResponse, v: n
   _writeDescribeGroupsResponse_groups(w, m.groups, v);
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -384,6 +385,7 @@ function _writeDescribeGroupsResponseDescribedGroup(w: Writer, m: DescribeGroups
   }
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -421,6 +423,7 @@ function _writeDescribeGroupsResponseDescribedGroupMember(w: Writer, m: Describe
   }
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

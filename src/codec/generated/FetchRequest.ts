@@ -638,6 +638,7 @@ function _writeFetchRequestReplicaState(w: Writer, m: FetchRequestReplicaState, 
   w.int32(m.replicaId);
   w.int64(m.replicaEpoch);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 
@@ -670,6 +671,7 @@ function _writeFetchRequestFetchTopic(w: Writer, m: FetchRequestFetchTopic, v: n
   _writeFetchRequestFetchTopic_partitions(w, m.partitions, v);
   if (v >= 12) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -733,6 +735,7 @@ function _writeFetchRequestForgottenTopic(w: Writer, m: FetchRequestForgottenTop
   _writeFetchRequestForgottenTopic_partitions(w, m.partitions, v);
   if (v >= 12) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

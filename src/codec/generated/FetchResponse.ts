@@ -784,6 +784,7 @@ function _writeFetchResponseFetchableTopicResponse(w: Writer, m: FetchResponseFe
   _writeFetchResponseFetchableTopicResponse_partitions(w, m.partitions, v);
   if (v >= 12) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -859,6 +860,7 @@ function _writeFetchResponseEpochEndOffset(w: Writer, m: FetchResponseEpochEndOf
   w.int32(m.epoch);
   w.int64(m.endOffset);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 
@@ -866,6 +868,7 @@ function _writeFetchResponseLeaderIdAndEpoch(w: Writer, m: FetchResponseLeaderId
   w.int32(m.leaderId);
   w.int32(m.leaderEpoch);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 
@@ -873,6 +876,7 @@ function _writeFetchResponseSnapshotId(w: Writer, m: FetchResponseSnapshotId, v:
   w.int64(m.endOffset);
   w.int32(m.epoch);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 
@@ -881,6 +885,7 @@ function _writeFetchResponseAbortedTransaction(w: Writer, m: FetchResponseAborte
   w.int64(m.firstOffset);
   if (v >= 12) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -891,6 +896,7 @@ function _writeFetchResponseNodeEndpoint(w: Writer, m: FetchResponseNodeEndpoint
   w.int32(m.port);
   w.compactString(m.rack);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 

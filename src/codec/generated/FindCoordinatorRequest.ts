@@ -124,6 +124,7 @@ function _writeFindCoordinatorRequest(w: Writer, m: FindCoordinatorRequest, v: n
   }
   if (v >= 3) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

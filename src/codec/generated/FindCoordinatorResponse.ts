@@ -248,6 +248,7 @@ function _writeFindCoordinatorResponse(w: Writer, m: FindCoordinatorResponse, v:
   }
   if (v >= 3) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -260,6 +261,7 @@ function _writeFindCoordinatorResponseCoordinator(w: Writer, m: FindCoordinatorR
   w.int16(m.errorCode);
   w.compactString(m.errorMessage);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 

@@ -102,6 +102,7 @@ function _writeHeartbeatRequest(w: Writer, m: HeartbeatRequest, v: number): void
   }
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

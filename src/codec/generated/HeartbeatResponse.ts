@@ -66,6 +66,7 @@ function _writeHeartbeatResponse(w: Writer, m: HeartbeatResponse, v: number): vo
   w.int16(m.errorCode);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -96,6 +96,7 @@ function _writeInitProducerIdRequest(w: Writer, m: InitProducerIdRequest, v: num
   }
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

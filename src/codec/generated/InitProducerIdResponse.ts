@@ -76,6 +76,7 @@ function _writeInitProducerIdResponse(w: Writer, m: InitProducerIdResponse, v: n
   w.int16(m.producerEpoch);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -248,6 +248,7 @@ function _writeJoinGroupRequest(w: Writer, m: JoinGroupRequest, v: number): void
   }
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -265,6 +266,7 @@ function _writeJoinGroupRequestProtocol(w: Writer, m: JoinGroupRequestProtocol, 
   }
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -265,6 +265,7 @@ function _writeJoinGroupResponse(w: Writer, m: JoinGroupResponse, v: number): vo
   _writeJoinGroupResponse_members(w, m.members, v);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -287,6 +288,7 @@ function _writeJoinGroupResponseMember(w: Writer, m: JoinGroupResponseMember, v:
   }
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -187,6 +187,7 @@ function _writeLeaveGroupResponse(w: Writer, m: LeaveGroupResponse, v: number): 
   }
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -205,6 +206,7 @@ function _writeLeaveGroupResponseMemberResponse(w: Writer, m: LeaveGroupResponse
   w.int16(m.errorCode);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

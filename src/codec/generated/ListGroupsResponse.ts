@@ -191,6 +191,7 @@ function _writeListGroupsResponse(w: Writer, m: ListGroupsResponse, v: number): 
   _writeListGroupsResponse_groups(w, m.groups, v);
   if (v >= 3) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -214,6 +215,7 @@ function _writeListGroupsResponseListedGroup(w: Writer, m: ListGroupsResponseLis
   }
   if (v >= 3) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -268,6 +268,7 @@ function _writeListOffsetsRequest(w: Writer, m: ListOffsetsRequest, v: number): 
   _writeListOffsetsRequest_topics(w, m.topics, v);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -298,6 +299,7 @@ function _writeListOffsetsRequestListOffsetsTopic(w: Writer, m: ListOffsetsReque
   _writeListOffsetsRequestListOffsetsTopic_partitions(w, m.partitions, v);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -313,6 +315,7 @@ function _writeListOffsetsRequestListOffsetsPartition(w: Writer, m: ListOffsetsR
   }
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

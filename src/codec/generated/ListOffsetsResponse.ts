@@ -303,6 +303,7 @@ function _writeListOffsetsResponse(w: Writer, m: ListOffsetsResponse, v: number)
   _writeListOffsetsResponse_topics(w, m.topics, v);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -333,6 +334,7 @@ function _writeListOffsetsResponseListOffsetsTopicResponse(w: Writer, m: ListOff
   _writeListOffsetsResponseListOffsetsTopicResponse_partitions(w, m.partitions, v);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -365,6 +367,7 @@ function _writeListOffsetsResponseListOffsetsPartitionResponse(w: Writer, m: Lis
   }
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

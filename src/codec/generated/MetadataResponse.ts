@@ -539,6 +539,7 @@ function _writeMetadataResponse(w: Writer, m: MetadataResponse, v: number): void
   }
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -558,6 +559,7 @@ function _writeMetadataResponseBroker(w: Writer, m: MetadataResponseBroker, v: n
   }
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -598,6 +600,7 @@ function _writeMetadataResponseTopic(w: Writer, m: MetadataResponseTopic, v: num
   }
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -673,6 +676,7 @@ function _writeMetadataResponsePartition(w: Writer, m: MetadataResponsePartition
   }
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -329,6 +329,7 @@ function _writeOffsetCommitRequest(w: Writer, m: OffsetCommitRequest, v: number)
   _writeOffsetCommitRequest_topics(w, m.topics, v);
   if (v >= 8) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -359,6 +360,7 @@ function _writeOffsetCommitRequestTopic(w: Writer, m: OffsetCommitRequestTopic, 
   _writeOffsetCommitRequestTopic_partitions(w, m.partitions, v);
   if (v >= 8) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -379,6 +381,7 @@ function _writeOffsetCommitRequestPartition(w: Writer, m: OffsetCommitRequestPar
   }
   if (v >= 8) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

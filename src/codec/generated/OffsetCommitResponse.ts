@@ -241,6 +241,7 @@ function _writeOffsetCommitResponse(w: Writer, m: OffsetCommitResponse, v: numbe
   _writeOffsetCommitResponse_topics(w, m.topics, v);
   if (v >= 8) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -271,6 +272,7 @@ function _writeOffsetCommitResponseTopic(w: Writer, m: OffsetCommitResponseTopic
   _writeOffsetCommitResponseTopic_partitions(w, m.partitions, v);
   if (v >= 8) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -280,6 +282,7 @@ function _writeOffsetCommitResponsePartition(w: Writer, m: OffsetCommitResponseP
   w.int16(m.errorCode);
   if (v >= 8) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -419,6 +419,7 @@ function _writeOffsetFetchRequest(w: Writer, m: OffsetFetchRequest, v: number): 
   }
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -451,6 +452,7 @@ function _writeOffsetFetchRequestTopic(w: Writer, m: OffsetFetchRequestTopic, v:
   _writeOffsetFetchRequestTopic_partitionIndexes(w, m.partitionIndexes, v);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -474,6 +476,7 @@ function _writeOffsetFetchRequestGroup(w: Writer, m: OffsetFetchRequestGroup, v:
   }
   _writeOffsetFetchRequestGroup_topics(w, m.topics, v);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 
@@ -492,6 +495,7 @@ function _writeOffsetFetchRequestTopics(w: Writer, m: OffsetFetchRequestTopics, 
   w.compactString(m.name);
   _writeOffsetFetchRequestTopics_partitionIndexes(w, m.partitionIndexes, v);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 

@@ -544,6 +544,7 @@ function _writeOffsetFetchResponse(w: Writer, m: OffsetFetchResponse, v: number)
   }
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -574,6 +575,7 @@ function _writeOffsetFetchResponseTopic(w: Writer, m: OffsetFetchResponseTopic, 
   _writeOffsetFetchResponseTopic_partitions(w, m.partitions, v);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -592,6 +594,7 @@ function _writeOffsetFetchResponsePartition(w: Writer, m: OffsetFetchResponsePar
   w.int16(m.errorCode);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -610,6 +613,7 @@ function _writeOffsetFetchResponseGroup(w: Writer, m: OffsetFetchResponseGroup, 
   _writeOffsetFetchResponseGroup_topics(w, m.topics, v);
   w.int16(m.errorCode);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 
@@ -626,6 +630,7 @@ function _writeOffsetFetchResponseTopics(w: Writer, m: OffsetFetchResponseTopics
   w.compactString(m.name);
   _writeOffsetFetchResponseTopics_partitions(w, m.partitions, v);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 
@@ -636,6 +641,7 @@ function _writeOffsetFetchResponsePartitions(w: Writer, m: OffsetFetchResponsePa
   w.compactString(m.metadata);
   w.int16(m.errorCode);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 

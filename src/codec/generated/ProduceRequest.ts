@@ -265,6 +265,7 @@ function _writeProduceRequest(w: Writer, m: ProduceRequest, v: number): void {
   _writeProduceRequest_topicData(w, m.topicData, v);
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -295,6 +296,7 @@ function _writeProduceRequestTopicProduceData(w: Writer, m: ProduceRequestTopicP
   _writeProduceRequestTopicProduceData_partitionData(w, m.partitionData, v);
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -308,6 +310,7 @@ function _writeProduceRequestPartitionProduceData(w: Writer, m: ProduceRequestPa
   }
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

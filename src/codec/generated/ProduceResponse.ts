@@ -598,6 +598,7 @@ function _writeProduceResponseTopicProduceResponse(w: Writer, m: ProduceResponse
   _writeProduceResponseTopicProduceResponse_partitionResponses(w, m.partitionResponses, v);
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -661,6 +662,7 @@ function _writeProduceResponseBatchIndexAndErrorMessage(w: Writer, m: ProduceRes
   }
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -669,6 +671,7 @@ function _writeProduceResponseLeaderIdAndEpoch(w: Writer, m: ProduceResponseLead
   w.int32(m.leaderId);
   w.int32(m.leaderEpoch);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 
@@ -678,6 +681,7 @@ function _writeProduceResponseNodeEndpoint(w: Writer, m: ProduceResponseNodeEndp
   w.int32(m.port);
   w.compactString(m.rack);
   const unknown = m.unknownTaggedFields;
+  w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, 0x7fffffff);
 }
 

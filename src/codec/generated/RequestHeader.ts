@@ -80,6 +80,7 @@ function _writeRequestHeader(w: Writer, m: RequestHeader, v: number): void {
   }
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

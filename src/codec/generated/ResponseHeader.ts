@@ -55,6 +55,7 @@ function _writeResponseHeader(w: Writer, m: ResponseHeader, v: number): void {
   w.int32(m.correlationId);
   if (v >= 1) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -233,6 +233,7 @@ function _writeSyncGroupRequest(w: Writer, m: SyncGroupRequest, v: number): void
   _writeSyncGroupRequest_assignments(w, m.assignments, v);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }
@@ -250,6 +251,7 @@ function _writeSyncGroupRequestAssignment(w: Writer, m: SyncGroupRequestAssignme
   }
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -103,6 +103,7 @@ function _writeSyncGroupResponse(w: Writer, m: SyncGroupResponse, v: number): vo
   }
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
+    w.uvarint(unknown === undefined ? 0 : unknown.length);
     writeUnknownTags(w, unknown, -1, 0x7fffffff);
   }
 }

@@ -562,7 +562,10 @@ export class MessageEmitter {
     c.line('const unknown = m.unknownTaggedFields;');
     if (tagged.length === 0) {
       if (phase === 'size') c.line(`n += ${this.use('sizeOfTagSection')}(0, unknown, ${this.use('NO_KNOWN_TAGS')});`);
-      else c.line(`${this.use('writeUnknownTags')}(w, unknown, -1, 0x7fffffff);`);
+      else {
+        c.line('w.uvarint(unknown === undefined ? 0 : unknown.length);');
+        c.line(`${this.use('writeUnknownTags')}(w, unknown, -1, 0x7fffffff);`);
+      }
       if (cond) c.close();
       return;
     }
