@@ -1,0 +1,140 @@
+// Broker settings. Each keeps Apache Kafka's default and name (as a dotted key for config files
+// and `--set key=value`), so what a user knows from Kafka applies unchanged.
+
+export interface BrokerConfig {
+  /** Address to listen on. Kafka apps expect 127.0.0.1:9092; tests use port 0 (ephemeral). */
+  host: string;
+  port: number;
+  /** Host and port put in Metadata; default to the listening ones. */
+  advertisedHost?: string;
+  advertisedPort?: number;
+  nodeId: number;
+  clusterId: string;
+  rack: string | null;
+
+  /** socket.request.max.bytes: frames larger than this are refused before being buffered. */
+  socketRequestMaxBytes: number;
+  /** connections.max.idle.ms: idle connections are closed after this long. */
+  connectionsMaxIdleMs: number;
+
+  /** auto.create.topics.enable */
+  autoCreateTopicsEnable: boolean;
+  /** num.partitions: partitions of auto-created topics and of CreateTopics with -1. */
+  numPartitions: number;
+  /** default.replication.factor (one broker: only 1 is valid, but Kafka reports what was asked). */
+  defaultReplicationFactor: number;
+  /** log.message.timestamp.type: CreateTime or LogAppendTime. */
+  logMessageTimestampType: 'CreateTime' | 'LogAppendTime';
+  /** delete.topic.enable */
+  deleteTopicEnable: boolean;
+
+  /** group.initial.rebalance.delay.ms */
+  groupInitialRebalanceDelayMs: number;
+  /** group.min.session.timeout.ms */
+  groupMinSessionTimeoutMs: number;
+  /** group.max.session.timeout.ms */
+  groupMaxSessionTimeoutMs: number;
+  /** group.max.size */
+  groupMaxSize: number;
+  /** offsets.retention.minutes (kept for DescribeConfigs; offsets never expire in memory). */
+  offsetsRetentionMinutes: number;
+
+  /** Write each request and response, decoded, as one JSON line on the log. */
+  trace: boolean;
+  /** Log level for structured lines: 'silent' | 'error' | 'warn' | 'info' | 'debug'. */
+  logLevel: string;
+}
+
+export const DEFAULT_CONFIG: BrokerConfig = {
+  host: '127.0.0.1',
+  port: 9092,
+  nodeId: 1,
+  clusterId: 'kmock-cluster-00000001',
+  rack: null,
+  socketRequestMaxBytes: 104857600,
+  connectionsMaxIdleMs: 600000,
+  autoCreateTopicsEnable: true,
+  numPartitions: 1,
+  defaultReplicationFactor: 1,
+  logMessageTimestampType: 'CreateTime',
+  deleteTopicEnable: true,
+  groupInitialRebalanceDelayMs: 3000,
+  groupMinSessionTimeoutMs: 6000,
+  groupMaxSessionTimeoutMs: 1800000,
+  groupMaxSize: 2147483647,
+  offsetsRetentionMinutes: 10080,
+  trace: false,
+  logLevel: 'info',
+};
+
+/** Kafka's dotted setting names, for config files and `--set`. */
+export const KAFKA_SETTING_NAMES: Record<string, keyof BrokerConfig> = {
+  'node.id': 'nodeId',
+  'broker.rack': 'rack',
+  'socket.request.max.bytes': 'socketRequestMaxBytes',
+  'connections.max.idle.ms': 'connectionsMaxIdleMs',
+  'auto.create.topics.enable': 'autoCreateTopicsEnable',
+  'num.partitions': 'numPartitions',
+  'default.replication.factor': 'defaultReplicationFactor',
+  'log.message.timestamp.type': 'logMessageTimestampType',
+  'delete.topic.enable': 'deleteTopicEnable',
+  'group.initial.rebalance.delay.ms': 'groupInitialRebalanceDelayMs',
+  'group.min.session.timeout.ms': 'groupMinSessionTimeoutMs',
+  'group.max.session.timeout.ms': 'groupMaxSessionTimeoutMs',
+  'group.max.size': 'groupMaxSize',
+  'offsets.retention.minutes': 'offsetsRetentionMinutes',
+};
+
+export class ConfigError extends Error {}
+
+/** Applies one setting given as text (from a flag, `--set k=v` or a config file). */
+export function applySetting(config: BrokerConfig, name: string, text: string): void {
+  const key = (KAFKA_SETTING_NAMES[name] ?? (name in DEFAULT_CONFIG ? name : undefined)) as keyof BrokerConfig | undefined;
+  if (key === undefined) throw new ConfigError(`unknown setting "${name}"`);
+  const current = DEFAULT_CONFIG[key];
+  const target = config as unknown as Record<string, unknown>;
+  if (typeof current === 'number') {
+    const n = Number(text);
+    if (!Number.isInteger(n)) throw new ConfigError(`${name} must be an integer, got "${text}"`);
+    target[key] = n;
+  } else if (typeof current === 'boolean') {
+    if (text !== 'true' && text !== 'false') throw new ConfigError(`${name} must be true or false, got "${text}"`);
+    target[key] = text === 'true';
+  } else if (key === 'logMessageTimestampType') {
+    if (text !== 'CreateTime' && text !== 'LogAppendTime') throw new ConfigError(`${name} must be CreateTime or LogAppendTime`);
+    target[key] = text;
+  } else if (key === 'rack') {
+    target[key] = text === '' ? null : text;
+  } else {
+    target[key] = text;
+  }
+}
+
+/** Reads a Kafka-style properties file (`key=value` lines, `#` comments). */
+export function parseProperties(text: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;
+    const eq = line.search(/[=:]/);
+    if (eq < 0) throw new ConfigError(`config line without "=": ${line}`);
+    out.push([line.slice(0, eq).trim(), line.slice(eq + 1).trim()]);
+  }
+  return out;
+}
+
+export function resolveConfig(overrides: Partial<BrokerConfig> = {}): BrokerConfig {
+  const c = { ...DEFAULT_CONFIG, ...stripUndefined(overrides) };
+  if (c.groupMinSessionTimeoutMs > c.groupMaxSessionTimeoutMs) {
+    throw new ConfigError('group.min.session.timeout.ms must not exceed group.max.session.timeout.ms');
+  }
+  if (c.numPartitions < 1) throw new ConfigError('num.partitions must be at least 1');
+  if (c.socketRequestMaxBytes < 1024) throw new ConfigError('socket.request.max.bytes must be at least 1024');
+  return c;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}

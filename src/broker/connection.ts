@@ -1,0 +1,272 @@
+// One client connection: cuts the byte stream into frames, hands each request to its handler
+// and writes the responses back.
+//
+// Like Kafka's SocketServer, a connection handles one request at a time: the next frame is
+// dispatched only after the previous response has been written (Kafka mutes the channel in the
+// meantime). That keeps responses in request order even when a handler waits (JoinGroup, a
+// Fetch long poll) and gives pipelined requests the same semantics as on a real broker.
+import type { Socket } from 'node:net';
+import {
+  apiByKey,
+  decodeRequest,
+  DecodeError,
+  encodeResponseChunks,
+  peekRequestHeader,
+  toJson,
+  UnsupportedVersionError,
+  type ApiTypes,
+  type RequestHeaderInfo,
+} from '../codec/index.js';
+import type { Broker } from './broker.js';
+import { NO_RESPONSE, type RequestContext } from './handlers/types.js';
+
+/** Frames parsed but not yet handled: beyond this, reading pauses until the queue drains. */
+const MAX_QUEUED_FRAMES = 64;
+
+export interface ConnectionInfo {
+  id: number;
+  clientHost: string;
+  clientPort: number;
+  /** Set by ApiVersions v3+ (KIP-511). */
+  clientSoftwareName?: string;
+  clientSoftwareVersion?: string;
+}
+
+export class Connection {
+  readonly info: ConnectionInfo;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private frames: Buffer[] = [];
+  private busy = false;
+  private closed = false;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly socket: Socket,
+    id: number,
+  ) {
+    this.info = { id, clientHost: socket.remoteAddress ?? 'unknown', clientPort: socket.remotePort ?? 0 };
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', () => this.close('socket error'));
+    socket.on('close', () => this.close('closed by peer'));
+    this.touch();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  close(why: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.frames = [];
+    this.pending = [];
+    this.socket.destroy();
+    this.broker.onConnectionClosed(this, why);
+  }
+
+  /** Restarts the idle timer (connections.max.idle.ms). */
+  private touch(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const ms = this.broker.config.connectionsMaxIdleMs;
+    if (ms > 0) {
+      this.idleTimer = setTimeout(() => {
+        if (!this.busy) this.close('idle');
+        else this.touch();
+      }, ms);
+      this.idleTimer.unref();
+    }
+  }
+
+  // ---- framing -----------------------------------------------------------------------------------
+
+  private onData(chunk: Buffer): void {
+    if (this.closed) return;
+    this.touch();
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    while (this.pendingBytes >= 4) {
+      const size = this.peekSize();
+      // Checked before the frame is buffered: a hostile size never allocates (Kafka closes too).
+      if (size < 0 || size > this.broker.config.socketRequestMaxBytes) {
+        this.broker.log.warn({ connection: this.info.id, size }, 'frame size out of bounds; closing connection');
+        this.close('frame size out of bounds');
+        return;
+      }
+      if (this.pendingBytes < 4 + size) break;
+      this.frames.push(this.take(4 + size).subarray(4));
+    }
+    if (this.frames.length >= MAX_QUEUED_FRAMES) this.socket.pause();
+    this.pump();
+  }
+
+  private peekSize(): number {
+    const first = this.pending[0];
+    if (first.length >= 4) return first.readInt32BE(0);
+    const head = Buffer.concat(this.pending, 4);
+    return head.readInt32BE(0);
+  }
+
+  /** Removes `n` bytes from the front of the pending chunks; a view when they lie in one chunk. */
+  private take(n: number): Buffer {
+    const first = this.pending[0];
+    let out: Buffer;
+    if (first.length >= n) {
+      out = first.subarray(0, n);
+      if (first.length === n) this.pending.shift();
+      else this.pending[0] = first.subarray(n);
+    } else {
+      out = Buffer.allocUnsafe(n);
+      let filled = 0;
+      while (filled < n) {
+        const c = this.pending[0];
+        const k = Math.min(c.length, n - filled);
+        c.copy(out, filled, 0, k);
+        filled += k;
+        if (k === c.length) this.pending.shift();
+        else this.pending[0] = c.subarray(k);
+      }
+    }
+    this.pendingBytes -= n;
+    return out;
+  }
+
+  // ---- dispatch ----------------------------------------------------------------------------------
+
+  private pump(): void {
+    while (!this.busy && !this.closed && this.frames.length > 0) {
+      const frame = this.frames.shift()!;
+      if (this.frames.length < MAX_QUEUED_FRAMES / 2) this.socket.resume();
+      this.busy = true;
+      const done = this.handleFrame(frame);
+      if (done === undefined) {
+        this.busy = false;
+      } else {
+        done.then(
+          () => {
+            this.busy = false;
+            this.pump();
+          },
+          (err) => {
+            this.broker.log.error({ connection: this.info.id, err: String(err?.stack ?? err) }, 'request failed; closing connection');
+            this.close('handler error');
+          },
+        );
+        return;
+      }
+    }
+  }
+
+  /** Handles one frame; returns a promise when the response is not ready yet. */
+  private handleFrame(frame: Buffer): Promise<void> | undefined {
+    let header: { apiKey: number; apiVersion: number; correlationId: number };
+    try {
+      header = peekRequestHeader(frame);
+    } catch {
+      this.close('frame too short for a request header');
+      return undefined;
+    }
+    const api = apiByKey(header.apiKey);
+    const served = this.broker.handlers.get(header.apiKey);
+    if (api === undefined || served === undefined) {
+      // Kafka cannot parse a request header for an API it does not know and closes the connection.
+      this.broker.log.warn({ connection: this.info.id, apiKey: header.apiKey }, 'unknown API key; closing connection');
+      this.close('unknown API key');
+      return undefined;
+    }
+    if (header.apiVersion < served.minVersion || header.apiVersion > served.maxVersion) {
+      if (served.onUnsupportedVersion) {
+        // ApiVersions answers an unknown version with error 35 in the v0 layout (KIP-511).
+        const chunks = served.onUnsupportedVersion(header.correlationId);
+        this.write(chunks);
+        this.trace(header, null, 'unsupported version', 0);
+        return undefined;
+      }
+      this.broker.log.warn({ connection: this.info.id, ...header }, 'unsupported API version; closing connection');
+      this.close('unsupported API version');
+      return undefined;
+    }
+    let decoded;
+    try {
+      decoded = decodeRequest(frame);
+    } catch (e) {
+      if (e instanceof DecodeError || e instanceof UnsupportedVersionError) {
+        this.broker.log.warn({ connection: this.info.id, ...header, error: (e as Error).message }, 'malformed request; closing connection');
+        this.close('malformed request');
+        return undefined;
+      }
+      throw e;
+    }
+    const ctx: RequestContext = {
+      broker: this.broker,
+      connection: this.info,
+      header: decoded.header,
+      apiVersion: decoded.header.apiVersion,
+      receivedAt: performance.now(),
+    };
+    this.broker.stats.requests++;
+    const result = served.handle(ctx, decoded.body as never);
+    if (result instanceof Promise) {
+      return result.then((res) => this.respond(ctx, decoded.body, res));
+    }
+    this.respond(ctx, decoded.body, result);
+    return undefined;
+  }
+
+  private respond(ctx: RequestContext, request: unknown, response: unknown): void {
+    if (this.closed) return;
+    const h = ctx.header;
+    if (response === NO_RESPONSE) {
+      this.trace(h, request, null, performance.now() - ctx.receivedAt);
+      return;
+    }
+    const chunks = encodeResponseChunks(h.apiKey as keyof ApiTypes, h.apiVersion, h.correlationId, response as never);
+    this.write(chunks);
+    this.trace(h, request, response, performance.now() - ctx.receivedAt);
+  }
+
+  private write(chunks: Buffer[]): void {
+    if (this.closed) return;
+    if (chunks.length === 1) {
+      this.socket.write(chunks[0]);
+      return;
+    }
+    this.socket.cork();
+    for (const c of chunks) this.socket.write(c);
+    this.socket.uncork();
+  }
+
+  /** `--trace`: every request and response, decoded, as one JSON line. */
+  private trace(
+    h: RequestHeaderInfo | { apiKey: number; apiVersion: number; correlationId: number },
+    request: unknown,
+    response: unknown,
+    ms: number,
+  ): void {
+    if (!this.broker.config.trace) return;
+    const api = apiByKey(h.apiKey);
+    const line: Record<string, unknown> = {
+      trace: true,
+      api: api?.name ?? h.apiKey,
+      apiKey: h.apiKey,
+      version: h.apiVersion,
+      correlationId: h.correlationId,
+      client: 'clientId' in h ? h.clientId : undefined,
+      connection: this.info.id,
+      host: this.info.clientHost,
+      ms: Math.round(ms * 1000) / 1000,
+    };
+    if (api && request !== null) line.request = toJson(api.request.schema, request as object, h.apiVersion);
+    if (api && response !== null && typeof response === 'object') {
+      line.response = toJson(api.response.schema, response as object, h.apiVersion);
+    } else if (typeof response === 'string') {
+      line.response = response;
+    } else {
+      line.response = null;
+    }
+    this.broker.traceLine(line);
+  }
+}

@@ -1,0 +1,34 @@
+// What every API handler sees and returns. One file per API under handlers/, registered in
+// handlers/index.ts with the versions kmock serves faithfully (and so advertises).
+import type { ApiTypes, RequestHeaderInfo } from '../../codec/index.js';
+import type { Broker } from '../broker.js';
+import type { ConnectionInfo } from '../connection.js';
+
+export interface RequestContext {
+  broker: Broker;
+  connection: ConnectionInfo;
+  header: RequestHeaderInfo;
+  apiVersion: number;
+  /** performance.now() when the request was dispatched. */
+  receivedAt: number;
+}
+
+/** Returned by a handler whose request gets no response (Produce with acks=0). */
+export const NO_RESPONSE = Symbol('no response');
+
+export type HandlerResult<R> = R | typeof NO_RESPONSE | Promise<R | typeof NO_RESPONSE>;
+
+export interface ApiHandler<K extends keyof ApiTypes = keyof ApiTypes> {
+  apiKey: K;
+  /** The versions kmock answers as Kafka 3.9 does; advertised in ApiVersions. */
+  minVersion: number;
+  maxVersion: number;
+  handle(ctx: RequestContext, request: ApiTypes[K]['request']): HandlerResult<ApiTypes[K]['response']>;
+  /** Only ApiVersions: the frame answering a version outside [minVersion, maxVersion]. */
+  onUnsupportedVersion?: (correlationId: number) => Buffer[];
+}
+
+/** Helper that keeps the request/response types tied to the key. */
+export function defineHandler<K extends keyof ApiTypes>(h: ApiHandler<K>): ApiHandler<K> {
+  return h;
+}

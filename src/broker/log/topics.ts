@@ -1,0 +1,93 @@
+// Topics and their partitions, in memory. Names follow Kafka's rules (legal characters, length,
+// reserved names); ids are random Kafka Uuids, shown as base64url like Kafka's tools show them.
+import { randomBytes } from 'node:crypto';
+import { ErrorCode } from '../errors.js';
+import { PartitionLog } from './partition-log.js';
+
+export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
+const MAX_NAME_LENGTH = 249;
+const LEGAL_NAME = /^[a-zA-Z0-9._-]+$/;
+
+export class Topic {
+  readonly partitions: PartitionLog[] = [];
+  /** Topic-level config overrides (CreateTopics configs, DescribeConfigs). */
+  readonly configs = new Map<string, string>();
+
+  constructor(
+    readonly name: string,
+    readonly id: string,
+    partitionCount: number,
+    readonly replicationFactor: number,
+  ) {
+    this.addPartitions(partitionCount);
+  }
+
+  addPartitions(total: number): void {
+    while (this.partitions.length < total) this.partitions.push(new PartitionLog(this.name, this.partitions.length));
+  }
+
+  /** Internal topics (`__consumer_offsets`...) are flagged in Metadata. */
+  get isInternal(): boolean {
+    return this.name === '__consumer_offsets' || this.name === '__transaction_state';
+  }
+}
+
+/** Kafka's topic name check (Topic.validate): the error code to answer, or 0. */
+export function checkTopicName(name: string): number {
+  if (name.length === 0 || name === '.' || name === '..') return ErrorCode.INVALID_TOPIC_EXCEPTION;
+  if (name.length > MAX_NAME_LENGTH) return ErrorCode.INVALID_TOPIC_EXCEPTION;
+  if (!LEGAL_NAME.test(name)) return ErrorCode.INVALID_TOPIC_EXCEPTION;
+  return 0;
+}
+
+export function randomUuid(): string {
+  // Kafka never hands out the zero uuid or one whose text starts with '-' (Uuid.randomUuid).
+  for (;;) {
+    const s = randomBytes(16).toString('base64url');
+    if (s !== ZERO_UUID && !s.startsWith('-')) return s;
+  }
+}
+
+export class TopicStore {
+  private readonly byName = new Map<string, Topic>();
+  private readonly byId = new Map<string, Topic>();
+
+  get(name: string): Topic | undefined {
+    return this.byName.get(name);
+  }
+
+  getById(id: string): Topic | undefined {
+    return this.byId.get(id);
+  }
+
+  all(): Topic[] {
+    return [...this.byName.values()];
+  }
+
+  create(name: string, partitions: number, replicationFactor: number, configs?: Map<string, string>): Topic {
+    const topic = new Topic(name, randomUuid(), partitions, replicationFactor);
+    if (configs) for (const [k, v] of configs) topic.configs.set(k, v);
+    this.byName.set(name, topic);
+    this.byId.set(topic.id, topic);
+    return topic;
+  }
+
+  delete(name: string): Topic | undefined {
+    const t = this.byName.get(name);
+    if (t) {
+      this.byName.delete(name);
+      this.byId.delete(t.id);
+    }
+    return t;
+  }
+
+  /**
+   * Kafka treats topic names that differ only in '.' vs '_' as colliding (metrics names):
+   * returns the existing topic a new name would collide with.
+   */
+  collision(name: string): Topic | undefined {
+    const norm = name.replace(/\./g, '_');
+    for (const t of this.byName.values()) if (t.name !== name && t.name.replace(/\./g, '_') === norm) return t;
+    return undefined;
+  }
+}

@@ -1,0 +1,58 @@
+// Starting and stopping a kmock broker: the programmatic API (`startKmock`) used by tests and
+// by `kmock start`.
+import { createServer, type Server } from 'node:net';
+import type { Logger } from 'pino';
+import { Broker } from './broker.js';
+import { resolveConfig, type BrokerConfig } from './config.js';
+
+export interface KmockOptions extends Partial<BrokerConfig> {
+  /** A pino logger to use instead of the default (which is silent for the programmatic API). */
+  logger?: Logger;
+}
+
+export interface Kmock {
+  /** "host:port", ready for a client's bootstrap servers. */
+  readonly bootstrapServers: string;
+  readonly host: string;
+  readonly port: number;
+  readonly broker: Broker;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a broker. Port 0 (the default here) picks an ephemeral port; `kmock start` passes 9092.
+ * Resolves once the server accepts connections.
+ */
+export async function startKmock(options: KmockOptions = {}): Promise<Kmock> {
+  const { logger, ...overrides } = options;
+  const config = resolveConfig({ port: 0, logLevel: 'silent', ...overrides });
+  const broker = new Broker(config, logger);
+  const server: Server = createServer({ noDelay: true }, (socket) => broker.accept(socket));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (err) => broker.log.error({ err: String(err) }, 'server error'));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  // With an ephemeral port, advertise the one actually bound.
+  if (config.advertisedPort === undefined) broker.advertisedPort = port;
+  const host = config.host;
+  let closing: Promise<void> | undefined;
+  return {
+    bootstrapServers: `${broker.advertisedHost}:${broker.advertisedPort}`,
+    host,
+    port,
+    broker,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        broker.shutdown();
+      });
+      return closing;
+    },
+  };
+}
