@@ -1,9 +1,11 @@
 // The `kmock` command line: dispatches to the sub-commands.
 import { codecCommand, UsageError, type Io } from './codec.js';
+import { startCommand } from './start.js';
 
 const USAGE = `kmock: a Kafka mock broker and wire-protocol codec
 
 usage:
+  kmock start [--host H] [--port P] [--config FILE] [--set KEY=VALUE]... [--trace]
   kmock codec decode [--response --api-key K --api-version V] HEX|-
   kmock codec encode [--response] < frame.json`;
 
@@ -24,6 +26,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {
+      case 'start':
+        return await startCommand(rest, io);
       case 'codec':
         return await codecCommand(rest, io);
       case undefined:

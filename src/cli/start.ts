@@ -1,0 +1,81 @@
+// `kmock start`: runs a broker until SIGINT/SIGTERM. Prints `listening on HOST:PORT` once it
+// accepts connections (scripts wait for that exact text), then structured JSON log lines.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { applySetting, DEFAULT_CONFIG, parseProperties, type BrokerConfig } from '../broker/config.js';
+import { startKmock } from '../broker/server.js';
+import { UsageError, type Io } from './codec.js';
+
+export const START_USAGE = `usage: kmock start [options]
+  --host H                    listen address (default 127.0.0.1)
+  --port P                    listen port (default 9092; 0 = any free port)
+  --advertised-host H         host put in Metadata (default: --host)
+  --advertised-port P         port put in Metadata (default: the bound port)
+  --partitions N              num.partitions for auto-created topics (default 1)
+  --no-auto-create            auto.create.topics.enable=false
+  --initial-rebalance-delay-ms N   group.initial.rebalance.delay.ms (default 3000)
+  --config FILE               Kafka-style properties file (key=value)
+  --set KEY=VALUE             any setting by its Kafka name, repeatable
+  --trace                     log every request and response, decoded, as JSON lines
+  --log-level L               silent|error|warn|info|debug (default info)`;
+
+export async function startCommand(argv: string[], io: Io, signals: NodeJS.EventEmitter = process): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    allowPositionals: false,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'advertised-host': { type: 'string' },
+      'advertised-port': { type: 'string' },
+      partitions: { type: 'string' },
+      'no-auto-create': { type: 'boolean' },
+      'initial-rebalance-delay-ms': { type: 'string' },
+      config: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      trace: { type: 'boolean' },
+      'log-level': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.stdout(START_USAGE + '\n');
+    return 0;
+  }
+  const config: BrokerConfig = { ...DEFAULT_CONFIG };
+  // Lowest to highest precedence: config file, --set, dedicated flags.
+  if (values.config) {
+    for (const [k, v] of parseProperties(readFileSync(values.config, 'utf8'))) applySetting(config, k, v);
+  }
+  for (const kv of values.set ?? []) {
+    const eq = kv.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set needs KEY=VALUE, got "${kv}"`);
+    applySetting(config, kv.slice(0, eq), kv.slice(eq + 1));
+  }
+  if (values.host !== undefined) config.host = values.host;
+  if (values.port !== undefined) applySetting(config, 'port', values.port);
+  if (values['advertised-host'] !== undefined) config.advertisedHost = values['advertised-host'];
+  if (values['advertised-port'] !== undefined) config.advertisedPort = Number(values['advertised-port']);
+  if (values.partitions !== undefined) applySetting(config, 'num.partitions', values.partitions);
+  if (values['no-auto-create']) config.autoCreateTopicsEnable = false;
+  if (values['initial-rebalance-delay-ms'] !== undefined) {
+    applySetting(config, 'group.initial.rebalance.delay.ms', values['initial-rebalance-delay-ms']);
+  }
+  if (values.trace) config.trace = true;
+  if (values['log-level'] !== undefined) config.logLevel = values['log-level'];
+
+  const logger = pino({ level: config.logLevel, base: undefined }, pino.destination({ dest: 1, sync: true }));
+  const kmock = await startKmock({ ...config, logger });
+  io.stdout(`listening on ${kmock.host}:${kmock.port}\n`);
+  logger.info({ host: kmock.host, port: kmock.port, advertised: kmock.bootstrapServers, nodeId: config.nodeId }, 'kmock started');
+
+  return new Promise<number>((resolve) => {
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'shutting down');
+      void kmock.close().then(() => resolve(0));
+    };
+    signals.once('SIGINT', () => stop('SIGINT'));
+    signals.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}
