@@ -22,9 +22,8 @@ export interface Io {
 
 export class UsageError extends Error {}
 
-const USAGE = `usage:
-  kmock codec decode [--response --api-key K --api-version V] HEX|-
-  kmock codec encode [--response] < frame.json`;
+const USAGE =
+  'usage: kmock codec decode [--response --api-key K --api-version V] HEX|- | kmock codec encode [--response] < frame.json';
 
 export async function codecCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
@@ -54,7 +53,10 @@ export async function codecCommand(argv: string[], io: Io): Promise<number> {
       };
     } else {
       const d = decodeRequestFrame(frame);
-      out = { header: d.header, body: toJson(d.api.request.schema, d.body as object, d.header.apiVersion) };
+      const { unknownTaggedFields, ...header } = d.header;
+      const headerJson: Record<string, unknown> = header;
+      if (unknownTaggedFields) headerJson.unknownTaggedFields = unknownTaggedFields.map((t) => ({ tag: t.tag, data: t.data.toString('hex') }));
+      out = { header: headerJson, body: toJson(d.api.request.schema, d.body as object, d.header.apiVersion) };
     }
     io.stdout(JSON.stringify(out) + '\n');
     return 0;
@@ -81,7 +83,10 @@ export async function codecCommand(argv: string[], io: Io): Promise<number> {
     } else {
       const body = fromJson(api.request.schema, input.body ?? {}, apiVersion);
       const clientId = h.clientId === undefined ? null : (h.clientId as string | null);
-      frame = encodeRequest({ apiKey: key, apiVersion, correlationId, clientId }, body as never);
+      const tags = Array.isArray(h.unknownTaggedFields)
+        ? (h.unknownTaggedFields as Array<{ tag: number; data: string }>).map((t) => ({ tag: t.tag, data: parseHex(t.data) }))
+        : undefined;
+      frame = encodeRequest({ apiKey: key, apiVersion, correlationId, clientId, unknownTaggedFields: tags }, body as never);
     }
     io.stdout(frame.toString('hex') + '\n');
     return 0;

@@ -37,7 +37,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         io.stdout(USAGE + '\n');
         return cmd === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${cmd}"\n${USAGE}`);
+        throw new UsageError(`unknown command "${cmd}" (kmock --help lists the commands)`);
     }
   } catch (e) {
     const msg = (e as Error).message ?? String(e);

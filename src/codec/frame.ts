@@ -6,7 +6,7 @@
 import { apiByKey, type ApiSpec, type ApiTypes } from './generated/index.js';
 import { decodeRequestHeader, sizeRequestHeader, writeRequestHeader } from './generated/RequestHeader.js';
 import { decodeResponseHeader, sizeResponseHeader, writeResponseHeader } from './generated/ResponseHeader.js';
-import { DecodeError, Reader, UnsupportedVersionError, Writer, type SizeTally } from './primitives/index.js';
+import { DecodeError, Reader, UnsupportedVersionError, Writer, type SizeTally, type TaggedField } from './primitives/index.js';
 
 const API_VERSIONS_KEY = 18;
 const CONTROLLED_SHUTDOWN_KEY = 7;
@@ -18,6 +18,8 @@ export interface RequestHeaderInfo {
   correlationId: number;
   /** Null when the client sent a null client id (version 0 headers have none). */
   clientId: string | null;
+  /** Tagged fields of a v2 header that this codec does not know (kept for byte-exact re-encoding). */
+  unknownTaggedFields?: TaggedField[];
 }
 
 export function isFlexible(api: ApiSpec, version: number): boolean {
@@ -38,8 +40,28 @@ export function responseHeaderVersion(apiKey: number, apiVersion: number): numbe
 
 /** The first fields of every request header (v0+): enough to route or refuse a frame. */
 export function peekRequestHeader(frame: Buffer): { apiKey: number; apiVersion: number; correlationId: number } {
-  if (frame.length < 8) throw new DecodeError(`a request needs at least 8 header bytes, got ${frame.length}`);
+  if (frame.length < 8) {
+    const e = new DecodeError(`a request needs at least 8 header bytes, got ${frame.length}`);
+    if (frame.length >= 4) {
+      e.apiKey = frame.readInt16BE(0);
+      e.apiVersion = frame.readInt16BE(2);
+    }
+    throw e;
+  }
   return { apiKey: frame.readInt16BE(0), apiVersion: frame.readInt16BE(2), correlationId: frame.readInt32BE(4) };
+}
+
+/** Header decode errors name the API and version of the frame, not the header's own version. */
+function inHeader<T>(name: string, apiKey: number, apiVersion: number, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof DecodeError) {
+      e.path.unshift('header');
+      throw e.locate(name, apiVersion, apiKey);
+    }
+    throw e;
+  }
 }
 
 export interface DecodedRequest {
@@ -62,10 +84,12 @@ export function decodeRequest(frame: Buffer): DecodedRequest {
     throw new UnsupportedVersionError(`${api.name} v${apiVersion} is not supported (valid: ${api.minVersion}-${api.maxVersion})`);
   }
   const r = new Reader(frame);
-  const h = decodeRequestHeader(r, requestHeaderVersion(apiKey, apiVersion));
+  const h = inHeader(api.request.name, apiKey, apiVersion, () => decodeRequestHeader(r, requestHeaderVersion(apiKey, apiVersion)));
   const body = api.request.decode(r, apiVersion);
+  const header: RequestHeaderInfo = { apiKey, apiVersion, correlationId: h.correlationId, clientId: h.clientId };
+  if (h.unknownTaggedFields !== undefined) header.unknownTaggedFields = h.unknownTaggedFields;
   return {
-    header: { apiKey, apiVersion, correlationId: h.correlationId, clientId: h.clientId },
+    header,
     api,
     body,
     trailingBytes: r.remaining,
@@ -97,7 +121,7 @@ function apiOrThrow(apiKey: number, apiVersion: number): ApiSpec {
 
 /** Encodes a whole request frame, size prefix included. */
 export function encodeRequest<K extends keyof ApiTypes>(
-  header: { apiKey: K; apiVersion: number; correlationId: number; clientId?: string | null },
+  header: { apiKey: K; apiVersion: number; correlationId: number; clientId?: string | null; unknownTaggedFields?: TaggedField[] },
   body: ApiTypes[K]['request'],
 ): Buffer {
   const api = apiOrThrow(header.apiKey, header.apiVersion) as ApiSpec<ApiTypes[K]['request']>;
@@ -107,6 +131,7 @@ export function encodeRequest<K extends keyof ApiTypes>(
     requestApiVersion: header.apiVersion,
     correlationId: header.correlationId,
     clientId: header.clientId === undefined ? null : header.clientId,
+    unknownTaggedFields: header.unknownTaggedFields,
   };
   const tally: SizeTally = { zeroCopy: 0 };
   const size = sizeRequestHeader(h, hv) + api.request.size(body, header.apiVersion, tally);
@@ -185,7 +210,7 @@ export interface DecodedResponse {
 export function decodeResponse(frame: Buffer, apiKey: number, apiVersion: number): DecodedResponse {
   const api = apiOrThrow(apiKey, apiVersion);
   const r = new Reader(frame);
-  const h = decodeResponseHeader(r, responseHeaderVersion(apiKey, apiVersion));
+  const h = inHeader(api.response.name, apiKey, apiVersion, () => decodeResponseHeader(r, responseHeaderVersion(apiKey, apiVersion)));
   const body = api.response.decode(r, apiVersion);
   return { correlationId: h.correlationId, body, trailingBytes: r.remaining };
 }

@@ -71,7 +71,7 @@ function _writeApiVersionsRequest(w: Writer, m: ApiVersionsRequest, v: number): 
   if (v >= 3) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
-    writeUnknownTags(w, unknown, -1, 0x7fffffff);
+    writeUnknownTags(w, unknown, -1, Infinity);
   }
 }
 

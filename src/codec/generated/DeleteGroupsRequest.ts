@@ -101,7 +101,7 @@ function _writeDeleteGroupsRequest(w: Writer, m: DeleteGroupsRequest, v: number)
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
-    writeUnknownTags(w, unknown, -1, 0x7fffffff);
+    writeUnknownTags(w, unknown, -1, Infinity);
   }
 }
 

@@ -114,7 +114,7 @@ function _writeDescribeGroupsRequest(w: Writer, m: DescribeGroupsRequest, v: num
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
-    writeUnknownTags(w, unknown, -1, 0x7fffffff);
+    writeUnknownTags(w, unknown, -1, Infinity);
   }
 }
 

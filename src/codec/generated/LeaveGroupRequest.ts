@@ -200,7 +200,7 @@ function _writeLeaveGroupRequest(w: Writer, m: LeaveGroupRequest, v: number): vo
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
-    writeUnknownTags(w, unknown, -1, 0x7fffffff);
+    writeUnknownTags(w, unknown, -1, Infinity);
   }
 }
 
@@ -221,7 +221,7 @@ function _writeLeaveGroupRequestMemberIdentity(w: Writer, m: LeaveGroupRequestMe
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
-    writeUnknownTags(w, unknown, -1, 0x7fffffff);
+    writeUnknownTags(w, unknown, -1, Infinity);
   }
 }
 

@@ -141,7 +141,7 @@ function _writeListGroupsRequest(w: Writer, m: ListGroupsRequest, v: number): vo
   if (v >= 3) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
-    writeUnknownTags(w, unknown, -1, 0x7fffffff);
+    writeUnknownTags(w, unknown, -1, Infinity);
   }
 }
 

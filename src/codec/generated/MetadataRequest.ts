@@ -207,7 +207,7 @@ function _writeMetadataRequest(w: Writer, m: MetadataRequest, v: number): void {
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
-    writeUnknownTags(w, unknown, -1, 0x7fffffff);
+    writeUnknownTags(w, unknown, -1, Infinity);
   }
 }
 
@@ -223,7 +223,7 @@ function _writeMetadataRequestTopic(w: Writer, m: MetadataRequestTopic, v: numbe
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
-    writeUnknownTags(w, unknown, -1, 0x7fffffff);
+    writeUnknownTags(w, unknown, -1, Infinity);
   }
 }
 

@@ -64,7 +64,7 @@ function _writeSaslAuthenticateRequest(w: Writer, m: SaslAuthenticateRequest, v:
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
-    writeUnknownTags(w, unknown, -1, 0x7fffffff);
+    writeUnknownTags(w, unknown, -1, Infinity);
   }
 }
 

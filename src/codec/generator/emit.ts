@@ -471,6 +471,38 @@ export class MessageEmitter {
     return this.sizePrimitive(t.name, flex, x, tally);
   }
 
+  /**
+   * A statement refusing a value the integer type cannot hold (or a non-integer): TypeScript's
+   * `number` does not say int16 from int32, so the size pass checks, and encoding never writes
+   * a truncated or wrapped value.
+   */
+  private rangeCheck(p: Primitive, x: string, specName: string): string {
+    let bad: string;
+    switch (p) {
+      case 'int8':
+        bad = `((${x} << 24) >> 24) !== ${x}`;
+        break;
+      case 'int16':
+        bad = `((${x} << 16) >> 16) !== ${x}`;
+        break;
+      case 'uint16':
+        bad = `(${x} & 0xffff) !== ${x}`;
+        break;
+      case 'int32':
+        bad = `(${x} | 0) !== ${x}`;
+        break;
+      case 'uint32':
+        bad = `${x} >>> 0 !== ${x}`;
+        break;
+      case 'int64':
+        bad = `typeof ${x} !== 'bigint' || ${x} < ${this.use('INT64_MIN')} || ${x} > ${this.use('INT64_MAX')}`;
+        break;
+      default:
+        return '';
+    }
+    return `if (${bad}) throw ${this.use('badInteger')}(${JSON.stringify(specName)}, '${p}', ${x});`;
+  }
+
   private nullCheck(f: FieldSpec, x: string): string {
     return `if (${x} === null) throw new ${this.use('EncodeError')}(\`non-nullable field ${f.specName} was null at version \${v}\`);`;
   }
@@ -499,6 +531,8 @@ export class MessageEmitter {
       c.line(`for (let i = 0; i < a.length; i++) n += _size${el.struct.tsName}(a[i], v${this.tallyArg(el.struct)});`);
     } else if (el.kind === 'primitive') {
       const fixed = this.sizePrimitive(el.name, false, 'x', 't');
+      const check = this.rangeCheck(el.name, 'a[i]', f.specName);
+      if (check) c.line(`for (let i = 0; i < a.length; i++) ${check}`);
       if (/^\d+$/.test(fixed)) {
         c.line(`n += a.length * ${fixed};`);
       } else {
@@ -532,6 +566,10 @@ export class MessageEmitter {
         const lines: string[] = [];
         const mayBeNullInTs = this.canBeNull(f) || f.defaultText === 'null';
         if (mayBeNullInTs && !mode.nullable) lines.push(this.nullCheck(f, x));
+        if (f.type.kind === 'primitive') {
+          const check = this.rangeCheck(f.type.name, x, f.specName);
+          if (check) lines.push(check);
+        }
         lines.push(`n += ${this.sizeValue(f, s, mode.flexible, mode.nullable, x)};`);
         return lines.join('\n');
       });
@@ -564,7 +602,7 @@ export class MessageEmitter {
       if (phase === 'size') c.line(`n += ${this.use('sizeOfTagSection')}(0, unknown, ${this.use('NO_KNOWN_TAGS')});`);
       else {
         c.line('w.uvarint(unknown === undefined ? 0 : unknown.length);');
-        c.line(`${this.use('writeUnknownTags')}(w, unknown, -1, 0x7fffffff);`);
+        c.line(`${this.use('writeUnknownTags')}(w, unknown, -1, Infinity);`);
       }
       if (cond) c.close();
       return;
@@ -578,6 +616,10 @@ export class MessageEmitter {
       c.line('let body = 0;');
       for (const f of tagged) {
         c.open(`if (${present(f)}) {`);
+        if (f.type.kind === 'primitive') {
+          const check = this.rangeCheck(f.type.name, `m.${f.name}`, f.specName);
+          if (check) c.line(check);
+        }
         c.line('known++;');
         c.line(`const sz = ${this.sizeValue(f, s, true, !f.nullableVersions.intersect(f.taggedVersions).isEmpty(), `m.${f.name}`)};`);
         c.line(`body += ${this.use('sizeOfUvarint')}(${f.tag}) + ${this.use('sizeOfUvarint')}(sz) + sz;`);
@@ -599,7 +641,7 @@ export class MessageEmitter {
         c.close();
         prev = f.tag!;
       }
-      c.line(`${this.use('writeUnknownTags')}(w, unknown, ${prev}, 0x7fffffff);`);
+      c.line(`${this.use('writeUnknownTags')}(w, unknown, ${prev}, Infinity);`);
     }
     if (cond) c.close();
   }

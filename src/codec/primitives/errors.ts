@@ -61,3 +61,12 @@ function formatPath(path: string[]): string {
   for (const p of path) out += p.startsWith('[') ? p : out === '' ? p : `.${p}`;
   return out;
 }
+
+/** The EncodeError for a value an integer field's type cannot hold. */
+export function badInteger(field: string, type: string, value: unknown): EncodeError {
+  const shown = typeof value === 'bigint' ? `${value}n` : String(value);
+  return new EncodeError(`field ${field} is ${type} but holds ${shown}`);
+}
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
