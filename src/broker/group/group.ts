@@ -5,11 +5,10 @@
 // decided in rules.ts and carried out by rebalance.ts.
 
 import type { TimerHandle } from './clock.js';
-import { GroupMember, type JoinCallback, type JoinResult, type Protocol, type SyncResult } from './member.js';
+import { EMPTY_BUFFER, GroupMember, type JoinCallback, type JoinResult, type Protocol, type SyncResult } from './member.js';
 import { GroupOffsets } from './offsets.js';
 import { selectProtocol } from './protocol-selection.js';
 import type { DescribedGroupMember, GroupState } from './types.js';
-import { EMPTY_BUFFER } from './member.js';
 
 /** For each state, the states it may be entered from. */
 const VALID_PREVIOUS_STATES: Record<GroupState, readonly GroupState[]> = {
@@ -364,10 +363,16 @@ export class ClassicGroup {
   }
 
   selectProtocol(): string {
-    return selectProtocol(
-      this.allMembers().map((m) => ({ protocolNames: m.protocolNames })),
-      this.candidateProtocols(),
-    );
+    try {
+      return selectProtocol(
+        this.allMembers().map((m) => ({ protocolNames: m.protocolNames })),
+        this.candidateProtocols(),
+      );
+    } catch (e) {
+      // Only reachable with degenerate input (e.g. a member listing one protocol twice, which Kafka
+      // counts twice); Kafka throws here as well.
+      throw new GroupInvariantError(`Group ${this.groupId}: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   /**
