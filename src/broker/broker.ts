@@ -9,6 +9,7 @@ import { HANDLERS } from './handlers/index.js';
 import type { ApiHandler } from './handlers/types.js';
 import { TopicStore } from './log/topics.js';
 import { FetchWaiters } from './log/fetch-waiters.js';
+import { GroupCoordinator, type GroupEvent } from './group/index.js';
 
 export interface BrokerStats {
   connectionsOpened: number;
@@ -22,6 +23,10 @@ export class Broker {
   readonly connections = new Set<Connection>();
   readonly stats: BrokerStats = { connectionsOpened: 0, requests: 0 };
   readonly log: Logger;
+  /** The classic group coordinator (a pure state machine; timers are real here). */
+  readonly groups: GroupCoordinator;
+  /** Listeners of group events (the control plane and tests subscribe here). */
+  readonly groupEventListeners = new Set<(e: GroupEvent) => void>();
   /** Where Metadata and FindCoordinator tell clients to connect. */
   advertisedHost: string;
   advertisedPort: number;
@@ -33,6 +38,14 @@ export class Broker {
   ) {
     this.log = logger ?? pino({ level: config.logLevel, base: undefined });
     for (const h of HANDLERS) this.handlers.set(h.apiKey, h as ApiHandler);
+    this.groups = new GroupCoordinator({
+      groupMinSessionTimeoutMs: config.groupMinSessionTimeoutMs,
+      groupMaxSessionTimeoutMs: config.groupMaxSessionTimeoutMs,
+      groupMaxSize: config.groupMaxSize,
+      groupInitialRebalanceDelayMs: config.groupInitialRebalanceDelayMs,
+      offsetsRetentionMs: config.offsetsRetentionMinutes * 60_000,
+      onEvent: (e) => this.onGroupEvent(e),
+    });
     this.advertisedHost = config.advertisedHost ?? config.host;
     this.advertisedPort = config.advertisedPort ?? config.port;
   }
@@ -63,7 +76,15 @@ export class Broker {
 
   /** Stops timers and closes every connection; the server stops accepting in server.ts. */
   shutdown(): void {
+    this.groups.close();
     this.closeConnections();
+  }
+
+  private onGroupEvent(e: GroupEvent): void {
+    if (this.log.isLevelEnabled('debug') || e.type === 'rebalance-started' || e.type === 'member-fenced') {
+      this.log.info({ group: e }, 'group event');
+    }
+    for (const l of this.groupEventListeners) l(e);
   }
 
   /** Closes every client connection (shutdown, or the control plane's "drop connections"). */

@@ -3,14 +3,60 @@
 import { apiVersionsHandler } from './api-versions.js';
 import { metadataHandler } from './metadata.js';
 // -- admin handler imports --
+import { createPartitionsHandler } from './create-partitions.js';
+import { createTopicsHandler } from './create-topics.js';
+import { deleteTopicsHandler } from './delete-topics.js';
+import { describeClusterHandler } from './describe-cluster.js';
+import { describeConfigsHandler } from './describe-configs.js';
+import { saslAuthenticateHandler } from './sasl-authenticate.js';
+import { saslHandshakeHandler } from './sasl-handshake.js';
 // -- data path handler imports --
+import { produceHandler } from './produce.js';
+import { fetchHandler } from './fetch.js';
+import { listOffsetsHandler } from './list-offsets.js';
+import { deleteRecordsHandler } from './delete-records.js';
+import { initProducerIdHandler } from './init-producer-id.js';
 // -- group handler imports --
+import { describeGroupsHandler } from './describe-groups.js';
+import { deleteGroupsHandler } from './delete-groups.js';
+import { findCoordinatorHandler } from './find-coordinator.js';
+import { heartbeatHandler } from './heartbeat.js';
+import { joinGroupHandler } from './join-group.js';
+import { leaveGroupHandler } from './leave-group.js';
+import { listGroupsHandler } from './list-groups.js';
+import { offsetCommitHandler } from './offset-commit.js';
+import { offsetDeleteHandler } from './offset-delete.js';
+import { offsetFetchHandler } from './offset-fetch.js';
+import { syncGroupHandler } from './sync-group.js';
 import type { ApiHandler } from './types.js';
 
 export const HANDLERS: ApiHandler[] = [
   apiVersionsHandler,
   metadataHandler,
   // -- admin handlers --
+  saslHandshakeHandler,
+  createTopicsHandler,
+  deleteTopicsHandler,
+  describeConfigsHandler,
+  saslAuthenticateHandler,
+  createPartitionsHandler,
+  describeClusterHandler,
   // -- data path handlers --
+  produceHandler,
+  fetchHandler,
+  listOffsetsHandler,
+  deleteRecordsHandler,
+  initProducerIdHandler,
   // -- group handlers --
+  findCoordinatorHandler,
+  joinGroupHandler,
+  syncGroupHandler,
+  heartbeatHandler,
+  leaveGroupHandler,
+  offsetCommitHandler,
+  offsetFetchHandler,
+  describeGroupsHandler,
+  listGroupsHandler,
+  deleteGroupsHandler,
+  offsetDeleteHandler,
 ] as ApiHandler[];

@@ -1,0 +1,33 @@
+// CreateTopics (19), v0-7: Kafka 3.9 in KRaft mode forwards it to the controller, which checks
+// the names (legal, no '.'/'_' collision, not existing), the configs (known topic configs with
+// valid values) and the partitions/replication (this cluster has one broker), then creates the
+// topics -- or only validates them with validateOnly. v5+ answers with the partition count,
+// replication factor and effective configs; v7 with the topic id. The rules are in
+// log/topic-admin.ts (ControllerApis.createTopics, ReplicationControlManager.createTopics).
+import { createCreateTopicsResponse, type CreateTopicsResponseCreatableTopicResult } from '../../codec/index.js';
+import { createTopics } from '../log/topic-admin.js';
+import { defineHandler } from './types.js';
+
+export const createTopicsHandler = defineHandler({
+  apiKey: 19,
+  minVersion: 0,
+  maxVersion: 7,
+  handle(ctx, req) {
+    const results = createTopics(ctx.broker, req.topics, req.validateOnly, req.timeoutMs);
+    return createCreateTopicsResponse({
+      throttleTimeMs: 0,
+      topics: results.map(
+        (r): CreateTopicsResponseCreatableTopicResult => ({
+          name: r.name,
+          topicId: r.topicId,
+          errorCode: r.error.code,
+          errorMessage: r.error.message,
+          topicConfigErrorCode: 0,
+          numPartitions: r.numPartitions,
+          replicationFactor: r.replicationFactor,
+          configs: r.configs,
+        }),
+      ),
+    });
+  },
+});

@@ -1,0 +1,53 @@
+// DescribeCluster (60), v0-1: this broker, the cluster id and the controller, as
+// KafkaApis.handleDescribeCluster / AuthHelper.computeDescribeClusterResponse give them on a
+// broker listener. v1's EndpointType must be 1 (brokers): 2 (controllers) is
+// MISMATCHED_ENDPOINT_TYPE, anything else UNSUPPORTED_ENDPOINT_TYPE. In KRaft the controller id
+// shown to clients is a live broker's id -- here this broker's.
+import { createDescribeClusterResponse } from '../../codec/index.js';
+import { ErrorCode } from '../errors.js';
+import { defineHandler } from './types.js';
+
+const ENDPOINT_BROKER = 1;
+const ENDPOINT_CONTROLLER = 2;
+
+/** Kafka's "authorized operations not requested" marker. */
+const OPERATIONS_NOT_REQUESTED = -2147483648;
+
+/**
+ * With no authorizer every supported cluster operation is allowed (AuthHelper.authorizedOperations):
+ * CREATE(5), ALTER(7), DESCRIBE(8), CLUSTER_ACTION(9), DESCRIBE_CONFIGS(10), ALTER_CONFIGS(11),
+ * IDEMPOTENT_WRITE(12), one bit each.
+ */
+export const CLUSTER_AUTHORIZED_OPERATIONS = [5, 7, 8, 9, 10, 11, 12].reduce((bits, op) => bits | (1 << op), 0);
+
+export const describeClusterHandler = defineHandler({
+  apiKey: 60,
+  minVersion: 0,
+  maxVersion: 1,
+  handle(ctx, req) {
+    const b = ctx.broker;
+    const v0 = ctx.apiVersion === 0;
+    if (req.endpointType !== ENDPOINT_BROKER) {
+      if (req.endpointType === ENDPOINT_CONTROLLER) {
+        return createDescribeClusterResponse({
+          errorCode: v0 ? ErrorCode.INVALID_REQUEST : ErrorCode.MISMATCHED_ENDPOINT_TYPE,
+          errorMessage: 'The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type CONTROLLER',
+        });
+      }
+      return createDescribeClusterResponse({
+        errorCode: v0 ? ErrorCode.INVALID_REQUEST : ErrorCode.UNSUPPORTED_ENDPOINT_TYPE,
+        errorMessage: `Unsupported endpoint type ${req.endpointType}`,
+      });
+    }
+    return createDescribeClusterResponse({
+      throttleTimeMs: 0,
+      errorCode: 0,
+      errorMessage: null,
+      endpointType: ENDPOINT_BROKER,
+      clusterId: b.config.clusterId,
+      controllerId: b.config.nodeId,
+      brokers: [{ brokerId: b.config.nodeId, host: b.advertisedHost, port: b.advertisedPort, rack: b.config.rack }],
+      clusterAuthorizedOperations: req.includeClusterAuthorizedOperations ? CLUSTER_AUTHORIZED_OPERATIONS : OPERATIONS_NOT_REQUESTED,
+    });
+  },
+});

@@ -1,0 +1,137 @@
+// DescribeConfigs (32), v0-4: TOPIC (2) and BROKER (4) resources -- plus BROKER_LOGGER (8) and
+// CLIENT_METRICS (16) -- as Kafka 3.9's ConfigHelper describes them on a broker:
+//  - a topic: Topic.validate (INVALID_TOPIC_EXCEPTION), UNKNOWN_TOPIC_OR_PARTITION (no message)
+//    when absent, else every topic config with its value, source, synonyms (v1+
+//    includeSynonyms), type (v3+) and documentation (v3+ includeDocumentation);
+//  - the broker: resource name "" (cluster-wide dynamic defaults: none) or this node's id, else
+//    INVALID_REQUEST ("Broker id must be an integer, ..." / "Unexpected broker id, ...");
+//  - any other resource type fails the whole request: every resource gets INVALID_REQUEST with
+//    Kafka's default message (handleDescribeConfigsRequest throws before describing anything).
+// v0 has IsDefault instead of ConfigSource, and Kafka 3.9 never sets it: it is always false.
+import {
+  createDescribeConfigsResponse,
+  type DescribeConfigsRequestDescribeConfigsResource,
+  type DescribeConfigsResponseDescribeConfigsResult,
+} from '../../codec/index.js';
+import type { Broker } from '../broker.js';
+import { ErrorCode } from '../errors.js';
+import {
+  BROKER_LOGGERS,
+  ConfigSource,
+  DEFAULT_ERROR_MESSAGE,
+  describeBrokerConfigs,
+  describeTopicConfigs,
+  invalidTopicNameMessage,
+  parseJavaInt,
+  type DescribedConfig,
+} from '../log/topic-admin.js';
+import { defineHandler } from './types.js';
+
+const TOPIC = 2;
+const BROKER = 4;
+const BROKER_LOGGER = 8;
+const CLIENT_METRICS = 16;
+const KNOWN_TYPES = new Set([TOPIC, BROKER, BROKER_LOGGER, CLIENT_METRICS]);
+
+export const describeConfigsHandler = defineHandler({
+  apiKey: 32,
+  minVersion: 0,
+  maxVersion: 4,
+  handle(ctx, req) {
+    const resources = req.resources;
+    if (resources.some((r) => !KNOWN_TYPES.has(r.resourceType))) {
+      return createDescribeConfigsResponse({
+        throttleTimeMs: 0,
+        results: resources.map((r) =>
+          result(r, ErrorCode.INVALID_REQUEST, DEFAULT_ERROR_MESSAGE.INVALID_REQUEST, []),
+        ),
+      });
+    }
+    return createDescribeConfigsResponse({
+      throttleTimeMs: 0,
+      results: resources.map((r) => describe(ctx.broker, r, req.includeSynonyms, req.includeDocumentation)),
+    });
+  },
+});
+
+function describe(
+  broker: Broker,
+  r: DescribeConfigsRequestDescribeConfigsResource,
+  includeSynonyms: boolean,
+  includeDocumentation: boolean,
+): DescribeConfigsResponseDescribeConfigsResult {
+  const nodeId = broker.config.nodeId;
+  const invalid = (message: string) => result(r, ErrorCode.INVALID_REQUEST, message, []);
+  switch (r.resourceType) {
+    case TOPIC: {
+      const bad = invalidTopicNameMessage(r.resourceName);
+      if (bad !== null) return result(r, ErrorCode.INVALID_TOPIC_EXCEPTION, bad, []);
+      const topic = broker.topics.get(r.resourceName);
+      if (!topic) return result(r, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, null, []);
+      return result(r, 0, null, describeTopicConfigs(broker, topic, r.configurationKeys, includeSynonyms, includeDocumentation));
+    }
+    case BROKER: {
+      // "": the cluster-wide dynamic defaults, of which kmock has none.
+      if (r.resourceName === '') return result(r, 0, null, []);
+      const id = parseJavaInt(r.resourceName);
+      if (id === undefined) return invalid(`Broker id must be an integer, but it is: ${r.resourceName}`);
+      if (id !== nodeId) {
+        return invalid(`Unexpected broker id, expected ${nodeId} or empty string, but received ${r.resourceName}`);
+      }
+      return result(r, 0, null, describeBrokerConfigs(broker, r.configurationKeys, includeSynonyms, includeDocumentation));
+    }
+    case BROKER_LOGGER: {
+      if (r.resourceName === '') return invalid('Broker id must not be empty');
+      const id = parseJavaInt(r.resourceName);
+      if (id === undefined) return invalid(`Broker id must be an integer, but it is: ${r.resourceName}`);
+      if (id !== nodeId) return invalid(`Unexpected broker id, expected ${nodeId} but received ${r.resourceName}`);
+      const keys = r.configurationKeys;
+      const loggers = BROKER_LOGGERS.filter(([name]) => keys === null || keys.length === 0 || keys.includes(name));
+      return result(
+        r,
+        0,
+        null,
+        loggers.map(([name, level]) => ({
+          name,
+          value: level,
+          readOnly: false,
+          configSource: ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG,
+          isSensitive: false,
+          synonyms: [],
+          configType: 0,
+          documentation: null,
+        })),
+      );
+    }
+    default: {
+      // CLIENT_METRICS: kmock has no client metrics subscriptions.
+      if (r.resourceName === '') return invalid('Client metrics subscription name must not be empty');
+      return result(r, 0, null, []);
+    }
+  }
+}
+
+function result(
+  r: DescribeConfigsRequestDescribeConfigsResource,
+  errorCode: number,
+  errorMessage: string | null,
+  configs: DescribedConfig[],
+): DescribeConfigsResponseDescribeConfigsResult {
+  return {
+    errorCode,
+    errorMessage,
+    resourceType: r.resourceType,
+    resourceName: r.resourceName,
+    configs: configs.map((c) => ({
+      name: c.name,
+      value: c.value,
+      readOnly: c.readOnly,
+      isDefault: false,
+      configSource: c.configSource,
+      isSensitive: c.isSensitive,
+      synonyms: c.synonyms,
+      configType: c.configType,
+      documentation: c.documentation,
+    })),
+  };
+}

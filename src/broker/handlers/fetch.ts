@@ -1,0 +1,327 @@
+// Fetch (1), versions 4-17, as Kafka 3.9's KafkaApis.handleFetchRequest, ReplicaManager.fetchMessages /
+// readFromLog and DelayedFetch answer it on a single broker.
+//
+// Versions: kmock's log holds magic-2 record batches only. Fetch v0-v3 clients read magic 0/1
+// message sets, which Kafka 3.9 produces by down-converting (LazyDownConversionRecords); kmock
+// does not convert, so it does not advertise v0-v3 rather than send batches those clients cannot
+// read.
+//
+// Fetch sessions (KIP-227, FetchSession.scala): kmock answers as a Kafka broker whose session
+// cache has no slots (max.incremental.fetch.session.cache.slots=0): a full fetch (epoch 0 or -1)
+// is served sessionless with sessionId 0, which every client handles by sending full fetches
+// again; an incremental fetch (any other epoch) names a session the broker does not have, so it
+// gets the top-level FETCH_SESSION_ID_NOT_FOUND, exactly what Kafka sends for an unknown session.
+//
+// Records are the log's stored Buffers, passed to the response writer as an array: the same
+// objects, never copied. Like Kafka's file slice, the last one may be cut at the size limit.
+import type {
+  FetchResponse,
+  FetchResponseFetchableTopicResponse,
+  FetchResponseNodeEndpoint,
+  FetchResponsePartitionData,
+} from '../../codec/index.js';
+import type { Broker } from '../broker.js';
+import { ErrorCode } from '../errors.js';
+import { partitionKey, type FetchWaiter } from '../log/fetch-waiters.js';
+import { LEADER_EPOCH } from '../log/partition-log.js';
+import { ZERO_UUID } from '../log/topics.js';
+import { defineHandler, type RequestContext } from './types.js';
+
+/** Broker fetch.max.bytes default (55 MiB): caps the request's max_bytes. */
+export const FETCH_MAX_BYTES = 57671680;
+
+const NO_BUFFERS: Buffer[] = [];
+
+/** One partition of the request (FetchRequest.PartitionData), topic resolved. */
+interface PartitionRequest {
+  /** Null when a v13+ topic id is unknown. */
+  topic: string | null;
+  topicId: string;
+  partition: number;
+  fetchOffset: number;
+  maxBytes: number;
+  /** -1 when absent (FetchRequest.optionalEpoch: negative means not given). */
+  currentLeaderEpoch: number;
+  lastFetchedEpoch: number;
+}
+
+/** FetchParams. */
+interface Params {
+  version: number;
+  replicaId: number;
+  maxWaitMs: number;
+  minBytes: number;
+  maxBytes: number;
+  readCommitted: boolean;
+}
+
+interface ReadOutcome {
+  data: FetchResponsePartitionData;
+  /** Position of the fetch offset for DelayedFetch, or -1 after an error. */
+  startPosition: number;
+  bytes: number;
+  error: boolean;
+  diverging: boolean;
+}
+
+export const fetchHandler = defineHandler({
+  apiKey: 1,
+  minVersion: 4,
+  maxVersion: 17,
+  handle(ctx, req) {
+    const v = ctx.apiVersion;
+    const b = ctx.broker;
+
+    // FetchManager.newContext with no session slots.
+    const epoch = req.sessionEpoch;
+    if (epoch !== 0 && epoch !== -1) {
+      return { throttleTimeMs: 0, errorCode: ErrorCode.FETCH_SESSION_ID_NOT_FOUND, sessionId: 0, responses: [], nodeEndpoints: [] };
+    }
+
+    // FetchRequest.fetchData: one entry per topic partition, in request order (a repeat replaces the data).
+    const requested = new Map<string, PartitionRequest>();
+    for (const t of req.topics) {
+      let name: string | null;
+      let id: string;
+      if (v >= 13) {
+        id = t.topicId;
+        name = b.topics.getById(id)?.name ?? null;
+      } else {
+        id = ZERO_UUID;
+        name = t.topic;
+      }
+      for (const p of t.partitions) {
+        requested.set(`${id}\0${name ?? ''}\0${p.partition}`, {
+          topic: name,
+          topicId: id,
+          partition: p.partition,
+          fetchOffset: Number(p.fetchOffset),
+          maxBytes: p.partitionMaxBytes,
+          currentLeaderEpoch: p.currentLeaderEpoch < 0 ? -1 : p.currentLeaderEpoch,
+          lastFetchedEpoch: p.lastFetchedEpoch < 0 ? -1 : p.lastFetchedEpoch,
+        });
+      }
+    }
+
+    // KafkaApis: unknown topic ids and unknown partitions are answered without reading.
+    const erroneous: Array<[PartitionRequest, FetchResponsePartitionData]> = [];
+    const interesting: PartitionRequest[] = [];
+    for (const p of requested.values()) {
+      if (p.topic === null) erroneous.push([p, partitionError(p.partition, ErrorCode.UNKNOWN_TOPIC_ID)]);
+      else {
+        const t = b.topics.get(p.topic);
+        if (t === undefined || p.partition < 0 || p.partition >= t.partitions.length) {
+          erroneous.push([p, partitionError(p.partition, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)]);
+        } else interesting.push(p);
+      }
+    }
+
+    const maxBytes = Math.min(req.maxBytes, FETCH_MAX_BYTES);
+    const params: Params = {
+      version: v,
+      replicaId: v >= 15 ? req.replicaState.replicaId : req.replicaId,
+      maxWaitMs: req.maxWaitMs,
+      minBytes: Math.min(req.minBytes, maxBytes),
+      maxBytes,
+      readCommitted: req.isolationLevel === 1,
+    };
+    if (interesting.length === 0) return respond(ctx, [], erroneous);
+
+    // ReplicaManager.fetchMessages: answer now, or wait in "purgatory".
+    const first = readFromLog(b, params, interesting);
+    let bytesReadable = 0;
+    let now = params.maxWaitMs <= 0;
+    for (const r of first) {
+      bytesReadable += r.bytes;
+      if (r.error || r.diverging) now = true;
+    }
+    if (now || bytesReadable >= params.minBytes) return respond(ctx, withRequests(interesting, first), erroneous);
+    return longPoll(ctx, params, interesting, first, erroneous);
+  },
+});
+
+function withRequests(parts: PartitionRequest[], reads: ReadOutcome[]): Array<[PartitionRequest, ReadOutcome]> {
+  return parts.map((p, i) => [p, reads[i]]);
+}
+
+/** DelayedFetch: completes when enough bytes arrived (woken by appends), or at max_wait_ms. */
+function longPoll(
+  ctx: RequestContext,
+  params: Params,
+  interesting: PartitionRequest[],
+  first: ReadOutcome[],
+  erroneous: Array<[PartitionRequest, FetchResponsePartitionData]>,
+): Promise<FetchResponse> {
+  const b = ctx.broker;
+  const interest = new Set<string>();
+  for (const p of interesting) interest.add(partitionKey(p.topic!, p.partition));
+  return new Promise<FetchResponse>((resolve, reject) => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      b.fetchWaiters.remove(waiter);
+      try {
+        resolve(respond(ctx, withRequests(interesting, readFromLog(b, params, interesting)), erroneous));
+      } catch (e) {
+        reject(e);
+      }
+    };
+    const waiter: FetchWaiter = {
+      interest,
+      wake: () => {
+        if (!done && tryComplete(b, params, interesting, first)) finish();
+      },
+    };
+    // Unreferenced: a pending long poll does not keep a stopped broker's process alive.
+    const timer = setTimeout(finish, params.maxWaitMs);
+    timer.unref();
+    b.fetchWaiters.add(waiter);
+  });
+}
+
+/** DelayedFetch.tryComplete (cases C, F, G and H; A, B, D and E cannot happen on one broker). */
+function tryComplete(b: Broker, params: Params, parts: PartitionRequest[], first: ReadOutcome[]): boolean {
+  let accumulated = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    const startPosition = first[i].startPosition;
+    if (startPosition < 0) continue; // UNKNOWN_OFFSET_METADATA
+    const log = b.topics.get(p.topic!)?.partitions[p.partition];
+    if (log === undefined) return true; // the topic is gone
+    const end = log.highWatermark;
+    if (p.fetchOffset > end) return true;
+    if (p.fetchOffset < end) accumulated += Math.min(log.endPosition - startPosition, p.maxBytes);
+    if (p.lastFetchedEpoch >= 0 && (p.lastFetchedEpoch > LEADER_EPOCH || end < p.fetchOffset)) return true;
+  }
+  return accumulated >= params.minBytes;
+}
+
+/** ReplicaManager.readFromLog: partitions in order, sharing the response byte limit. */
+function readFromLog(b: Broker, params: Params, parts: PartitionRequest[]): ReadOutcome[] {
+  let limitBytes = params.maxBytes;
+  // Fetch v3+ has no hard limit: the first non-empty partition returns at least one whole batch.
+  let minOneMessage = true;
+  const out: ReadOutcome[] = [];
+  for (const p of parts) {
+    const r = read(b, params, p, limitBytes, minOneMessage);
+    if (r.bytes > 0) minOneMessage = false;
+    limitBytes = Math.max(0, limitBytes - r.bytes);
+    out.push(r);
+  }
+  return out;
+}
+
+/** ReplicaManager.read for one partition. */
+function read(b: Broker, params: Params, p: PartitionRequest, limitBytes: number, minOneMessage: boolean): ReadOutcome {
+  const topic = b.topics.get(p.topic!);
+  const log = topic?.partitions[p.partition];
+  if (topic === undefined || log === undefined) return readError(p, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  if (p.topicId !== ZERO_UUID && p.topicId !== topic.id) return readError(p, ErrorCode.INCONSISTENT_TOPIC_ID);
+  // Partition.localLogWithEpochOrThrow: the leader epoch is 0, so a larger one is from the future.
+  if (p.currentLeaderEpoch > LEADER_EPOCH) return readError(p, ErrorCode.UNKNOWN_LEADER_EPOCH);
+  if (params.replicaId >= 0) {
+    // Partition.followerReplicaOrThrow: the leader is the only replica, so no follower is known.
+    return readError(p, p.currentLeaderEpoch >= 0 ? ErrorCode.UNKNOWN_LEADER_EPOCH : ErrorCode.NOT_LEADER_OR_FOLLOWER);
+  }
+  const highWatermark = BigInt(log.highWatermark);
+  const logStartOffset = BigInt(log.logStartOffset);
+  if (p.lastFetchedEpoch >= 0) {
+    // Partition.readRecords: the epoch cache holds epoch 0 from offset 0 to the log end.
+    if (p.lastFetchedEpoch > LEADER_EPOCH) return readError(p, ErrorCode.OFFSET_OUT_OF_RANGE);
+    if (p.fetchOffset < log.logStartOffset) return readError(p, ErrorCode.OFFSET_OUT_OF_RANGE);
+    if (log.logEndOffset < p.fetchOffset) {
+      const data = partitionData(p.partition, highWatermark, logStartOffset, NO_BUFFERS, params.readCommitted ? [] : null);
+      data.divergingEpoch = { epoch: LEADER_EPOCH, endOffset: BigInt(log.logEndOffset) };
+      return { data, startPosition: log.positionOf(p.fetchOffset), bytes: 0, error: false, diverging: true };
+    }
+  }
+  const r = log.read(p.fetchOffset, Math.min(p.maxBytes, limitBytes), minOneMessage);
+  if (r.errorCode !== 0) return readError(p, r.errorCode);
+  // checkFetchDataInfo: without a hard limit an incomplete first batch becomes an empty answer.
+  if (r.firstEntryIncomplete) {
+    return { data: partitionData(p.partition, highWatermark, logStartOffset, NO_BUFFERS, null), startPosition: r.startPosition, bytes: 0, error: false, diverging: false };
+  }
+  const aborted = params.readCommitted && params.replicaId < 0 ? [] : null;
+  return {
+    data: partitionData(p.partition, highWatermark, logStartOffset, r.records, aborted),
+    startPosition: r.startPosition,
+    bytes: r.bytes,
+    error: false,
+    diverging: false,
+  };
+}
+
+function partitionData(
+  partition: number,
+  highWatermark: bigint,
+  logStartOffset: bigint,
+  records: Buffer[],
+  abortedTransactions: FetchResponsePartitionData['abortedTransactions'],
+): FetchResponsePartitionData {
+  return {
+    partitionIndex: partition,
+    errorCode: 0,
+    highWatermark,
+    // No transactions: the last stable offset is the high watermark.
+    lastStableOffset: highWatermark,
+    logStartOffset,
+    divergingEpoch: { epoch: -1, endOffset: -1n },
+    currentLeader: { leaderId: -1, leaderEpoch: -1 },
+    snapshotId: { endOffset: -1n, epoch: -1 },
+    abortedTransactions,
+    preferredReadReplica: -1,
+    records,
+  };
+}
+
+/** ReplicaManager.createLogReadResult(e): offsets unknown, empty records. */
+function readError(p: PartitionRequest, errorCode: number): ReadOutcome {
+  const data = partitionData(p.partition, -1n, -1n, NO_BUFFERS, null);
+  data.errorCode = errorCode;
+  data.lastStableOffset = -1n;
+  return { data, startPosition: -1, bytes: 0, error: true, diverging: false };
+}
+
+/** FetchResponse.partitionResponse: for partitions KafkaApis answers without reading. */
+function partitionError(partition: number, errorCode: number): FetchResponsePartitionData {
+  const data = partitionData(partition, -1n, -1n, NO_BUFFERS, []);
+  data.errorCode = errorCode;
+  data.lastStableOffset = -1n;
+  data.records = null;
+  return data;
+}
+
+/** FetchResponse.of: read partitions first, then the erroneous ones; consecutive partitions of a topic share an entry. */
+function respond(
+  ctx: RequestContext,
+  reads: Array<[PartitionRequest, ReadOutcome]>,
+  erroneous: Array<[PartitionRequest, FetchResponsePartitionData]>,
+): FetchResponse {
+  const v = ctx.apiVersion;
+  const responses: FetchResponseFetchableTopicResponse[] = [];
+  const nodeEndpoints: FetchResponseNodeEndpoint[] = [];
+  let last: FetchResponseFetchableTopicResponse | null = null;
+  let lastKey = '';
+  const add = (p: PartitionRequest, data: FetchResponsePartitionData) => {
+    if (v >= 16 && (data.errorCode === ErrorCode.NOT_LEADER_OR_FOLLOWER || data.errorCode === ErrorCode.FENCED_LEADER_EPOCH)) {
+      // KafkaApis: point at the current leader, which is this broker.
+      const b = ctx.broker;
+      data.currentLeader = { leaderId: b.config.nodeId, leaderEpoch: LEADER_EPOCH };
+      if (nodeEndpoints.length === 0) {
+        nodeEndpoints.push({ nodeId: b.config.nodeId, host: b.advertisedHost, port: b.advertisedPort, rack: b.config.rack });
+      }
+    }
+    const key = `${p.topicId}\0${p.topic ?? ''}`;
+    if (last === null || key !== lastKey) {
+      last = { topic: v < 13 ? (p.topic ?? '') : '', topicId: v >= 13 ? p.topicId : ZERO_UUID, partitions: [] };
+      lastKey = key;
+      responses.push(last);
+    }
+    last.partitions.push(data);
+  };
+  for (const [p, r] of reads) add(p, r.data);
+  for (const [p, data] of erroneous) add(p, data);
+  return { throttleTimeMs: 0, errorCode: 0, sessionId: 0, responses, nodeEndpoints };
+}

@@ -1,0 +1,69 @@
+// FindCoordinator (10): kmock is the coordinator of every group and transactional id. As on a
+// fresh Kafka cluster, the first lookup creates the internal topic (`__consumer_offsets` or
+// `__transaction_state`) and answers COORDINATOR_NOT_AVAILABLE; clients retry and find this node.
+import type { FindCoordinatorResponseCoordinator } from '../../codec/index.js';
+import { ErrorCode } from '../errors.js';
+import type { Broker } from '../broker.js';
+import { defineHandler } from './types.js';
+
+const GROUP = 0;
+const TRANSACTION = 1;
+const SHARE = 2;
+/** offsets.topic.num.partitions and transaction.state.log.num.partitions defaults. */
+const INTERNAL_TOPIC_PARTITIONS = 50;
+
+/** Kafka's Errors.message(): the exception text, or the name for NONE. */
+const MESSAGES: Record<number, string> = {
+  [ErrorCode.NONE]: 'NONE',
+  [ErrorCode.COORDINATOR_NOT_AVAILABLE]: 'The coordinator is not available.',
+  [ErrorCode.INVALID_REQUEST]:
+    'This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.',
+};
+
+function coordinatorFor(b: Broker, keyType: number, version: number): number {
+  if (keyType === SHARE) return version < 6 ? ErrorCode.INVALID_REQUEST : ErrorCode.COORDINATOR_NOT_AVAILABLE;
+  if (keyType !== GROUP && keyType !== TRANSACTION) return ErrorCode.INVALID_REQUEST;
+  const topic = keyType === GROUP ? '__consumer_offsets' : '__transaction_state';
+  if (!b.topics.get(topic)) {
+    b.topics.create(topic, INTERNAL_TOPIC_PARTITIONS, 1, new Map([['cleanup.policy', 'compact']]));
+    b.log.info({ topic }, 'internal topic created');
+    return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+  }
+  return ErrorCode.NONE;
+}
+
+export const findCoordinatorHandler = defineHandler({
+  apiKey: 10,
+  minVersion: 0,
+  maxVersion: 6,
+  handle(ctx, req) {
+    const b = ctx.broker;
+    const v = ctx.apiVersion;
+    if (v < 4) {
+      const error = coordinatorFor(b, req.keyType, v);
+      const ok = error === ErrorCode.NONE;
+      return {
+        throttleTimeMs: 0,
+        errorCode: error,
+        errorMessage: MESSAGES[error] ?? null,
+        nodeId: ok ? b.config.nodeId : -1,
+        host: ok ? b.advertisedHost : '',
+        port: ok ? b.advertisedPort : -1,
+        coordinators: [],
+      };
+    }
+    const coordinators: FindCoordinatorResponseCoordinator[] = req.coordinatorKeys.map((key) => {
+      const error = coordinatorFor(b, req.keyType, v);
+      const ok = error === ErrorCode.NONE;
+      return {
+        key,
+        nodeId: ok ? b.config.nodeId : -1,
+        host: ok ? b.advertisedHost : '',
+        port: ok ? b.advertisedPort : -1,
+        errorCode: error,
+        errorMessage: '',
+      };
+    });
+    return { throttleTimeMs: 0, errorCode: 0, errorMessage: null, nodeId: 0, host: '', port: 0, coordinators };
+  },
+});

@@ -1,0 +1,11 @@
+// Heartbeat (12).
+import { defineHandler } from './types.js';
+
+export const heartbeatHandler = defineHandler({
+  apiKey: 12,
+  minVersion: 0,
+  maxVersion: 4,
+  handle(ctx, req) {
+    return { throttleTimeMs: 0, ...ctx.broker.groups.heartbeat(ctx.apiVersion, req) };
+  },
+});

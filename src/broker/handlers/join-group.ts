@@ -1,0 +1,17 @@
+// JoinGroup (11): parked in the coordinator until the rebalance completes, so this handler
+// returns a promise (the connection holds its later requests meanwhile, as Kafka does).
+import { clientContext } from './group-context.js';
+import { defineHandler } from './types.js';
+
+export const joinGroupHandler = defineHandler({
+  apiKey: 11,
+  minVersion: 0,
+  maxVersion: 9,
+  handle(ctx, req) {
+    // v0 has no rebalance timeout: Kafka uses the session timeout (JoinGroupRequest's constructor).
+    const request = ctx.apiVersion === 0 ? { ...req, rebalanceTimeoutMs: req.sessionTimeoutMs } : req;
+    return new Promise((resolve) => {
+      ctx.broker.groups.joinGroup(ctx.apiVersion, clientContext(ctx), request, (res) => resolve({ throttleTimeMs: 0, ...res }));
+    });
+  },
+});

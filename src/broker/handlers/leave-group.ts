@@ -1,0 +1,11 @@
+// LeaveGroup (13): v0-v2 one member by id; v3+ a batch by member id and/or instance id.
+import { defineHandler } from './types.js';
+
+export const leaveGroupHandler = defineHandler({
+  apiKey: 13,
+  minVersion: 0,
+  maxVersion: 5,
+  handle(ctx, req) {
+    return { throttleTimeMs: 0, ...ctx.broker.groups.leaveGroup(ctx.apiVersion, req) };
+  },
+});

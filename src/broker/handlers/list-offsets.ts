@@ -1,0 +1,122 @@
+// ListOffsets (2), versions 0-9, as Kafka 3.9's KafkaApis.handleListOffsetRequest,
+// Partition.fetchOffsetForTimestamp and UnifiedLog.fetchOffsetByTimestamp answer it.
+//
+// v0 (handleListOffsetRequestV0, UnifiedLog.legacyFetchOffsetsBefore): "old style" offsets from
+// the segment table: the log start offset stamped with the segment's mtime and, once the log
+// holds data, the log end offset stamped now; up to max_num_offsets of those at or before the
+// timestamp, newest first. Timestamps below -2 are UNSUPPORTED_VERSION.
+// v1+: -1 latest (high watermark = last stable offset = log end offset here), -2 earliest (log
+// start offset), -3 max timestamp (v7+), -4 earliest local (v8+, = earliest without tiered
+// storage), -5 latest tiered (v9+, -1 without tiered storage); other negative values and values
+// before their version are UNSUPPORTED_VERSION; a timestamp finds the first record at or after
+// the log start offset whose timestamp is >= it, else -1/-1 with no error. A partition named twice
+// gets INVALID_REQUEST for each occurrence.
+import type { ListOffsetsResponseListOffsetsPartitionResponse, ListOffsetsResponseListOffsetsTopicResponse } from '../../codec/index.js';
+import { ErrorCode } from '../errors.js';
+import { LEADER_EPOCH, type PartitionLog, type TimestampAndOffset } from '../log/partition-log.js';
+import { defineHandler } from './types.js';
+
+const LATEST = -1;
+const EARLIEST = -2;
+const MAX_TIMESTAMP = -3;
+const EARLIEST_LOCAL = -4;
+const LATEST_TIERED = -5;
+
+/** ListOffsetsRequest: the first version that understands each special timestamp. */
+const MIN_VERSION_OF: ReadonlyMap<number, number> = new Map([
+  [EARLIEST, 1],
+  [LATEST, 1],
+  [MAX_TIMESTAMP, 7],
+  [EARLIEST_LOCAL, 8],
+  [LATEST_TIERED, 9],
+]);
+
+export const listOffsetsHandler = defineHandler({
+  apiKey: 2,
+  minVersion: 0,
+  maxVersion: 9,
+  handle(ctx, req) {
+    const v = ctx.apiVersion;
+    const b = ctx.broker;
+
+    const seen = new Set<string>();
+    const duplicates = new Set<string>();
+    if (v >= 1) {
+      for (const t of req.topics) {
+        for (const p of t.partitions) {
+          const key = `${t.name}\0${p.partitionIndex}`;
+          if (seen.has(key)) duplicates.add(key);
+          else seen.add(key);
+        }
+      }
+    }
+
+    const topics: ListOffsetsResponseListOffsetsTopicResponse[] = req.topics.map((t) => {
+      const topic = b.topics.get(t.name);
+      const partitions = t.partitions.map((p): ListOffsetsResponseListOffsetsPartitionResponse => {
+        const log: PartitionLog | undefined = topic?.partitions[p.partitionIndex];
+        const ts = Number(p.timestamp);
+        if (v === 0) {
+          if (ts < EARLIEST) return v0(p.partitionIndex, ErrorCode.UNSUPPORTED_VERSION, []);
+          if (log === undefined) return v0(p.partitionIndex, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, []);
+          try {
+            return v0(p.partitionIndex, 0, log.legacyOffsetsBefore(ts, p.maxNumOffsets).map(BigInt));
+          } catch {
+            // Kafka allocates an array of size min(maxNumOffsets, n): negative sizes throw.
+            return v0(p.partitionIndex, ErrorCode.UNKNOWN_SERVER_ERROR, []);
+          }
+        }
+        if (duplicates.has(`${t.name}\0${p.partitionIndex}`)) return failure(p.partitionIndex, ErrorCode.INVALID_REQUEST);
+        if (ts < 0) {
+          const min = MIN_VERSION_OF.get(ts);
+          if (min === undefined || v < min) return failure(p.partitionIndex, ErrorCode.UNSUPPORTED_VERSION);
+        }
+        if (log === undefined) return failure(p.partitionIndex, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+        // Partition.localLogWithEpochOrThrow: -1 means "not given"; the leader epoch is 0.
+        if (p.currentLeaderEpoch !== -1) {
+          if (p.currentLeaderEpoch < LEADER_EPOCH) return failure(p.partitionIndex, ErrorCode.FENCED_LEADER_EPOCH);
+          if (p.currentLeaderEpoch > LEADER_EPOCH) return failure(p.partitionIndex, ErrorCode.UNKNOWN_LEADER_EPOCH);
+        }
+        const found = lookup(log, ts);
+        if (found === null) return failure(p.partitionIndex, 0);
+        return {
+          partitionIndex: p.partitionIndex,
+          errorCode: 0,
+          oldStyleOffsets: [],
+          timestamp: BigInt(found.timestamp),
+          offset: BigInt(found.offset),
+          leaderEpoch: v >= 4 ? found.leaderEpoch : -1,
+        };
+      });
+      return { name: t.name, partitions };
+    });
+    return { throttleTimeMs: 0, topics };
+  },
+});
+
+/** Partition.fetchOffsetForTimestamp on a leader with one replica and no tiered storage. */
+function lookup(log: PartitionLog, ts: number): TimestampAndOffset | null {
+  switch (ts) {
+    case LATEST:
+      // lastFetchableOffset: high watermark or last stable offset (clients), log end (replicas): all equal here.
+      return { timestamp: -1, offset: log.logEndOffset, leaderEpoch: LEADER_EPOCH };
+    case EARLIEST:
+    case EARLIEST_LOCAL:
+      return { timestamp: -1, offset: log.logStartOffset, leaderEpoch: LEADER_EPOCH };
+    case LATEST_TIERED:
+      return { timestamp: -1, offset: -1, leaderEpoch: -1 };
+    case MAX_TIMESTAMP:
+      return log.maxTimestampOffset();
+    default:
+      return log.offsetForTimestamp(ts);
+  }
+}
+
+function v0(partitionIndex: number, errorCode: number, offsets: bigint[]): ListOffsetsResponseListOffsetsPartitionResponse {
+  return { partitionIndex, errorCode, oldStyleOffsets: offsets, timestamp: -1n, offset: -1n, leaderEpoch: -1 };
+}
+
+/** buildErrorResponse: also the "not found" answer (error NONE, -1/-1). */
+function failure(partitionIndex: number, errorCode: number): ListOffsetsResponseListOffsetsPartitionResponse {
+  return { partitionIndex, errorCode, oldStyleOffsets: [], timestamp: -1n, offset: -1n, leaderEpoch: -1 };
+}

@@ -1,0 +1,291 @@
+// Produce (0), versions 3-11, as Kafka 3.9's KafkaApis.handleProduceRequest and
+// ReplicaManager.appendRecords answer it on a single broker.
+//
+// Versions: kmock stores record batches (magic 2) only and never converts them. Produce v0-v2
+// carry magic 0/1 message sets, which Kafka 3.9 accepts and up-converts to magic 2
+// (LogValidator.convertAndAssignOffsetsNonCompressed); kmock does not convert, so it does not
+// advertise v0-v2 rather than answer them differently from Kafka.
+//
+// Order of checks, Kafka's:
+// 1. the whole request: the first batch of each partition is framed (CORRUPT_MESSAGE for a bad
+//    size or magic) and looked at for the transactional flag (RequestUtils.hasTransactionalRecords);
+//    kmock has no transaction coordinator and answers transactional writes as a Kafka broker
+//    whose authorizer denies every transactional id: TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+// 2. per partition: UNKNOWN_TOPIC_OR_PARTITION (no auto-creation on produce), then
+//    ProduceRequest.validateRecords (exactly one magic-2 batch: INVALID_RECORD; zstd before v7:
+//    UNSUPPORTED_COMPRESSION_TYPE);
+// 3. acks outside {-1, 0, 1}: INVALID_REQUIRED_ACKS for every partition that got this far;
+// 4. the append (internal topics, min.insync.replicas, then PartitionLog.appendAsLeader: base
+//    offset, size, CRC, batch header, records, producer state).
+// acks=1 and acks=-1 answer the same with one in-sync replica; acks=0 gets no response, and a
+// request with any partition error closes the connection, as Kafka does.
+import type { ProduceRequest, ProduceResponse, ProduceResponsePartitionProduceResponse, RecordSet } from '../../codec/index.js';
+import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, MAGIC_OFFSET, TRANSACTIONAL_FLAG_MASK } from '../../codec/records/constants.js';
+import { initCompression } from '../../codec/records/compression.js';
+import { zstdReady } from '../../codec/records/zstd.js';
+import { ErrorCode } from '../errors.js';
+import { resolveLogConfig, type AppendResult } from '../log/partition-log.js';
+import type { Topic } from '../log/topics.js';
+import { defineHandler, NO_RESPONSE, type RequestContext } from './types.js';
+
+/** AdminUtils.ADMIN_CLIENT_ID: the only client allowed to write to internal topics. */
+const ADMIN_CLIENT_ID = '__admin_client';
+const LOG_OVERHEAD = 12;
+/** LegacyRecord.RECORD_OVERHEAD_V0 */
+const MIN_ENTRY_SIZE = 14;
+/** Bytes up to and including the magic byte. */
+const HEADER_SIZE_UP_TO_MAGIC = MAGIC_OFFSET + 1;
+const UNKNOWN_SERVER_ERROR_MESSAGE = 'The server experienced an unexpected error when processing the request.';
+
+export const produceHandler = defineHandler({
+  apiKey: 0,
+  minVersion: 3,
+  maxVersion: 11,
+  handle(ctx, req) {
+    // zstd batches are validated by decompressing them; its WASM codec loads once, on first use.
+    if (!zstdReady() && hasZstdBatch(req)) return initCompression().then(() => produce(ctx, req));
+    return produce(ctx, req);
+  },
+});
+
+/** ByteBufferLogInputStream.nextBatch at `pos`: the entry's size and magic, nothing, or corruption. */
+type Entry = { kind: 'none' } | { kind: 'corrupt'; message: string } | { kind: 'entry'; size: number; magic: number };
+
+const NONE: Entry = { kind: 'none' };
+
+function nextEntry(records: Buffer, pos: number): Entry {
+  const remaining = records.length - pos;
+  if (remaining < LOG_OVERHEAD) return NONE;
+  const recordSize = records.readInt32BE(pos + 8);
+  if (recordSize < MIN_ENTRY_SIZE) {
+    return { kind: 'corrupt', message: `Record size ${recordSize} is less than the minimum record overhead (${MIN_ENTRY_SIZE})` };
+  }
+  if (remaining < HEADER_SIZE_UP_TO_MAGIC) return NONE;
+  const magic = records.readInt8(pos + MAGIC_OFFSET);
+  if (magic < 0 || magic > 2) return { kind: 'corrupt', message: `Invalid magic found in record: ${magic}` };
+  const size = recordSize + LOG_OVERHEAD;
+  if (remaining < size) return NONE;
+  return { kind: 'entry', size, magic };
+}
+
+function asBuffer(r: RecordSet | null): Buffer | null {
+  if (r === null) return null;
+  return Buffer.isBuffer(r) ? r : Buffer.concat(r as readonly Buffer[]);
+}
+
+function hasZstdBatch(req: ProduceRequest): boolean {
+  for (const t of req.topicData) {
+    for (const p of t.partitionData) {
+      const r = p.records;
+      if (r === null || !Buffer.isBuffer(r) || r.length <= ATTRIBUTES_OFFSET + 1) continue;
+      if (r.readInt8(MAGIC_OFFSET) === 2 && (r.readInt16BE(ATTRIBUTES_OFFSET) & COMPRESSION_CODEC_MASK) === 4) return true;
+    }
+  }
+  return false;
+}
+
+interface PartitionStatus {
+  errorCode: number;
+  baseOffset: number;
+  logAppendTime: number;
+  logStartOffset: number;
+  recordErrors: Array<{ batchIndex: number; message: string | null }>;
+  errorMessage: string | null;
+}
+
+function status(errorCode: number, errorMessage: string | null = null): PartitionStatus {
+  return { errorCode, baseOffset: -1, logAppendTime: -1, logStartOffset: -1, recordErrors: [], errorMessage };
+}
+
+function fromAppend(r: AppendResult): PartitionStatus {
+  return {
+    errorCode: r.errorCode,
+    baseOffset: r.baseOffset,
+    logAppendTime: r.logAppendTime,
+    logStartOffset: r.logStartOffset,
+    recordErrors: r.recordErrors,
+    errorMessage: r.errorMessage,
+  };
+}
+
+interface Target {
+  topic: Topic;
+  partition: number;
+  /** The partition's single batch: a view of the request frame. */
+  batch: Buffer | null;
+}
+
+function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | typeof NO_RESPONSE {
+  const v = ctx.apiVersion;
+  const b = ctx.broker;
+
+  // 1. RequestUtils.hasTransactionalRecords over the first batch of every partition.
+  for (const t of req.topicData) {
+    for (const p of t.partitionData) {
+      const records = asBuffer(p.records);
+      if (records === null) continue;
+      const e = nextEntry(records, 0);
+      if (e.kind === 'corrupt') return wholeRequestError(ctx, req, ErrorCode.CORRUPT_MESSAGE, e.message);
+      if (e.kind === 'entry' && e.magic === 2) {
+        if (e.size < ATTRIBUTES_OFFSET + 2) return wholeRequestError(ctx, req, ErrorCode.UNKNOWN_SERVER_ERROR, UNKNOWN_SERVER_ERROR_MESSAGE);
+        if ((records.readInt16BE(ATTRIBUTES_OFFSET) & TRANSACTIONAL_FLAG_MASK) !== 0) {
+          return wholeRequestError(ctx, req, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'Transactional Id authorization failed.');
+        }
+      }
+    }
+  }
+
+  // 2. Per partition: existence, then ProduceRequest.validateRecords.
+  const order = new Map<string, [string, number]>();
+  const targets = new Map<string, Target>();
+  const errors = new Map<string, PartitionStatus>();
+  for (const t of req.topicData) {
+    const topic = b.topics.get(t.name);
+    for (const p of t.partitionData) {
+      const key = `${t.name}\0${p.index}`;
+      if (!order.has(key)) order.set(key, [t.name, p.index]);
+      if (topic === undefined || p.index < 0 || p.index >= topic.partitions.length) {
+        errors.set(key, status(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
+        continue;
+      }
+      const records = asBuffer(p.records);
+      if (records === null) {
+        targets.set(key, { topic, partition: p.index, batch: null });
+        continue;
+      }
+      const first = nextEntry(records, 0);
+      if (first.kind === 'corrupt') {
+        errors.set(key, status(ErrorCode.CORRUPT_MESSAGE));
+        continue;
+      }
+      if (first.kind === 'none' || first.magic !== 2) {
+        // "must have at least one record batch" / "only allowed to contain record batches with magic version 2"
+        errors.set(key, status(ErrorCode.INVALID_RECORD));
+        continue;
+      }
+      if (v < 7) {
+        const codec = records.readInt16BE(ATTRIBUTES_OFFSET) & COMPRESSION_CODEC_MASK;
+        if (codec === 4) {
+          errors.set(key, status(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE));
+          continue;
+        }
+        // CompressionType.forId throws IllegalArgumentException, which escapes the handler.
+        if (codec > 4) return wholeRequestError(ctx, req, ErrorCode.UNKNOWN_SERVER_ERROR, UNKNOWN_SERVER_ERROR_MESSAGE);
+      }
+      const second = nextEntry(records, first.size);
+      if (second.kind !== 'none') {
+        // corrupt framing after the first batch, or "exactly one record batch per partition"
+        errors.set(key, status(second.kind === 'corrupt' ? ErrorCode.CORRUPT_MESSAGE : ErrorCode.INVALID_RECORD));
+        continue;
+      }
+      // Bytes after the batch that do not make a whole entry are dropped (UnifiedLog.trimInvalidBytes).
+      targets.set(key, { topic, partition: p.index, batch: first.size === records.length ? records : records.subarray(0, first.size) });
+    }
+  }
+
+  const results = new Map<string, PartitionStatus>();
+  if (targets.size > 0) {
+    // ReplicaManager.handleProduceAppend reads every partition's batches: null records fail the request.
+    for (const t of targets.values()) {
+      if (t.batch === null) return wholeRequestError(ctx, req, ErrorCode.UNKNOWN_SERVER_ERROR, UNKNOWN_SERVER_ERROR_MESSAGE);
+    }
+    const acks = req.acks;
+    if (acks !== -1 && acks !== 0 && acks !== 1) {
+      for (const key of targets.keys()) results.set(key, status(ErrorCode.INVALID_REQUIRED_ACKS));
+    } else {
+      // 4. ReplicaManager.appendToLocalLog
+      const now = Date.now();
+      const internalAllowed = ctx.header.clientId === ADMIN_CLIENT_ID;
+      for (const [key, t] of targets) {
+        if (t.topic.isInternal && !internalAllowed) {
+          results.set(key, status(ErrorCode.INVALID_TOPIC_EXCEPTION));
+          continue;
+        }
+        const log = t.topic.partitions[t.partition];
+        const config = resolveLogConfig(t.topic.configs, b.config);
+        if (acks === -1 && config.minInsyncReplicas > 1) {
+          // Partition.appendRecordsToLeader: one in-sync replica is fewer than min.insync.replicas.
+          results.set(key, { ...status(ErrorCode.NOT_ENOUGH_REPLICAS), logStartOffset: log.logStartOffset });
+          continue;
+        }
+        const r = log.appendAsLeader(t.batch!, config, now);
+        if (r.errorCode !== 0) {
+          b.log.debug({ topic: t.topic.name, partition: t.partition, error: r.errorCode, reason: r.reason }, 'produce failed');
+        }
+        results.set(key, fromAppend(r));
+        if (r.appended) b.fetchWaiters.notify(t.topic.name, t.partition);
+      }
+    }
+  }
+  // KafkaApis: responseStatus ++ nonExistingTopicResponses ++ invalidRequestResponses
+  for (const [key, s] of errors) results.set(key, s);
+
+  if (req.acks === 0) {
+    for (const s of results.values()) {
+      if (s.errorCode !== 0) {
+        closeConnection(ctx, 'error in produce request with acks=0');
+        break;
+      }
+    }
+    return NO_RESPONSE;
+  }
+  return buildResponse(order, results);
+}
+
+function buildResponse(order: Map<string, [string, number]>, results: Map<string, PartitionStatus>): ProduceResponse {
+  const byTopic = new Map<string, ProduceResponsePartitionProduceResponse[]>();
+  for (const [key, [topic, partition]] of order) {
+    const s = results.get(key)!;
+    let list = byTopic.get(topic);
+    if (list === undefined) {
+      list = [];
+      byTopic.set(topic, list);
+    }
+    list.push({
+      index: partition,
+      errorCode: s.errorCode,
+      baseOffset: BigInt(s.baseOffset),
+      logAppendTimeMs: BigInt(s.logAppendTime),
+      logStartOffset: BigInt(s.logStartOffset),
+      recordErrors: s.recordErrors.map((e) => ({ batchIndex: e.batchIndex, batchIndexErrorMessage: e.message })),
+      errorMessage: s.errorMessage,
+      currentLeader: { leaderId: -1, leaderEpoch: -1 },
+    });
+  }
+  return {
+    responses: [...byTopic].map(([name, partitionResponses]) => ({ name, partitionResponses })),
+    throttleTimeMs: 0,
+    nodeEndpoints: [],
+  };
+}
+
+/**
+ * An exception escaping KafkaApis.handleProduceRequest: every partition gets the error
+ * (ProduceRequest.getErrorResponse); with acks=0 there is no response and the connection closes.
+ */
+function wholeRequestError(ctx: RequestContext, req: ProduceRequest, errorCode: number, message: string): ProduceResponse | typeof NO_RESPONSE {
+  if (req.acks === 0) {
+    closeConnection(ctx, 'error in produce request with acks=0');
+    return NO_RESPONSE;
+  }
+  const order = new Map<string, [string, number]>();
+  const results = new Map<string, PartitionStatus>();
+  for (const t of req.topicData) {
+    for (const p of t.partitionData) {
+      const key = `${t.name}\0${p.index}`;
+      if (!order.has(key)) order.set(key, [t.name, p.index]);
+      results.set(key, status(errorCode, message));
+    }
+  }
+  return buildResponse(order, results);
+}
+
+/** Kafka's requestChannel.closeConnection: the client learns of an acks=0 failure by the close. */
+function closeConnection(ctx: RequestContext, why: string): void {
+  for (const c of ctx.broker.connections) {
+    if (c.info === ctx.connection) {
+      c.close(why);
+      return;
+    }
+  }
+}
