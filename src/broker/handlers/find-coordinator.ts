@@ -1,6 +1,8 @@
-// FindCoordinator (10): kmock is the coordinator of every group and transactional id. As on a
-// fresh Kafka cluster, the first lookup creates the internal topic (`__consumer_offsets` or
-// `__transaction_state`) and answers COORDINATOR_NOT_AVAILABLE; clients retry and find this node.
+// FindCoordinator (10): kmock is the coordinator of every group. As on a fresh Kafka cluster, the
+// first group lookup creates `__consumer_offsets` and answers COORDINATOR_NOT_AVAILABLE; clients
+// retry and find this node. kmock has no transaction coordinator: it answers transactional ids as
+// a Kafka broker whose authorizer denies them all (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), the
+// same model InitProducerId and Produce follow, so clients fail fast and clearly.
 import type { FindCoordinatorResponseCoordinator } from '../../codec/index.js';
 import { ErrorCode } from '../errors.js';
 import type { Broker } from '../broker.js';
@@ -16,14 +18,16 @@ const INTERNAL_TOPIC_PARTITIONS = 50;
 const MESSAGES: Record<number, string> = {
   [ErrorCode.NONE]: 'NONE',
   [ErrorCode.COORDINATOR_NOT_AVAILABLE]: 'The coordinator is not available.',
+  [ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED]: 'Transactional Id authorization failed.',
   [ErrorCode.INVALID_REQUEST]:
     'This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.',
 };
 
 function coordinatorFor(b: Broker, keyType: number, version: number): number {
   if (keyType === SHARE) return version < 6 ? ErrorCode.INVALID_REQUEST : ErrorCode.COORDINATOR_NOT_AVAILABLE;
-  if (keyType !== GROUP && keyType !== TRANSACTION) return ErrorCode.INVALID_REQUEST;
-  const topic = keyType === GROUP ? '__consumer_offsets' : '__transaction_state';
+  if (keyType === TRANSACTION) return ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+  if (keyType !== GROUP) return ErrorCode.INVALID_REQUEST;
+  const topic = '__consumer_offsets';
   if (!b.topics.get(topic)) {
     b.topics.create(topic, INTERNAL_TOPIC_PARTITIONS, 1, new Map([['cleanup.policy', 'compact']]));
     b.log.info({ topic }, 'internal topic created');

@@ -1,47 +1,73 @@
-// Metadata (3): one broker that leads every partition. Unknown topics are auto-created when
-// both the broker (auto.create.topics.enable) and the request (v4+ AllowAutoTopicCreation) allow
-// it; like Kafka, the call that triggers the creation answers LEADER_NOT_AVAILABLE and the topic
-// is there on the client's retry.
-import type { MetadataResponseTopic } from '../../codec/index.js';
+// Metadata (3): one broker that leads every partition, answered as a Kafka 3.9 KRaft broker does
+// (KafkaApis.handleTopicMetadataRequest). Unknown topics are auto-created when both the broker
+// (auto.create.topics.enable) and the request (v4+ AllowAutoTopicCreation) allow it; a KRaft
+// broker forwards the creation to the controller and answers UNKNOWN_TOPIC_OR_PARTITION meanwhile
+// (LEADER_NOT_AVAILABLE is the ZooKeeper-mode answer), so clients retry and find the topic.
+import type { MetadataResponse, MetadataResponseTopic } from '../../codec/index.js';
 import { ErrorCode } from '../errors.js';
 import { checkTopicName, ZERO_UUID, type Topic } from '../log/topics.js';
 import { defineHandler } from './types.js';
 
 /** Kafka's "authorized operations not requested" marker. */
 const OPERATIONS_NOT_REQUESTED = -2147483648;
+/** With no authorizer Kafka grants every supported operation (AuthHelper.authorizedOperations). */
+const ALL_CLUSTER_OPERATIONS = 8096;
+const ALL_TOPIC_OPERATIONS = 3576;
 
 export const metadataHandler = defineHandler({
   apiKey: 3,
   minVersion: 0,
   maxVersion: 12,
-  handle(ctx, req) {
+  handle(ctx, req): MetadataResponse {
     const b = ctx.broker;
     const v = ctx.apiVersion;
-    const allowAutoCreate = b.config.autoCreateTopicsEnable && (v < 4 || req.allowAutoTopicCreation);
     const allTopics = req.topics === null || (v === 0 && req.topics.length === 0);
-    const topics: MetadataResponseTopic[] = [];
-    if (allTopics) {
-      for (const t of b.topics.all()) topics.push(describeTopic(t, b.config.nodeId));
-    } else {
-      for (const rt of req.topics!) {
-        if (rt.name === null) {
-          const byId = b.topics.getById(rt.topicId);
-          topics.push(byId ? describeTopic(byId, b.config.nodeId) : topicError(null, ErrorCode.UNKNOWN_TOPIC_ID, rt.topicId));
-          continue;
-        }
-        const t = b.topics.get(rt.name);
-        if (t) {
-          topics.push(describeTopic(t, b.config.nodeId));
-        } else if (checkTopicName(rt.name) !== 0) {
-          topics.push(topicError(rt.name, ErrorCode.INVALID_TOPIC_EXCEPTION));
-        } else if (allowAutoCreate && !b.topics.collision(rt.name)) {
-          b.topics.create(rt.name, b.config.numPartitions, b.config.defaultReplicationFactor);
-          b.log.info({ topic: rt.name, partitions: b.config.numPartitions }, 'topic auto-created');
-          topics.push(topicError(rt.name, ErrorCode.LEADER_NOT_AVAILABLE));
-        } else {
-          topics.push(topicError(rt.name, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
-        }
+
+    // Versions 10 and 11 carry topic ids in the schema but refuse them (and null names).
+    if (!allTopics && v < 12) {
+      for (const t of req.topics!) {
+        if (t.name === null || t.topicId !== ZERO_UUID) return invalidRequest(req.topics!);
       }
+    }
+
+    const topics: MetadataResponseTopic[] = [];
+    let names: string[];
+    const ids = allTopics ? [] : unique(req.topics!.map((t) => t.topicId).filter((id) => id !== ZERO_UUID));
+    if (allTopics) {
+      names = b.topics.all().map((t) => t.name);
+    } else if (ids.length > 0) {
+      // Once any id is given, names are ignored; unknown ids come first in the answer.
+      names = [];
+      for (const id of ids) {
+        const t = b.topics.getById(id);
+        if (t) names.push(t.name);
+        else topics.push(topicError(null, ErrorCode.UNKNOWN_TOPIC_ID, id));
+      }
+    } else {
+      names = unique(req.topics!.map((t) => t.name!));
+    }
+
+    const existing: MetadataResponseTopic[] = [];
+    const missing: MetadataResponseTopic[] = [];
+    const allowAutoCreate = b.config.autoCreateTopicsEnable && req.allowAutoTopicCreation && !allTopics;
+    for (const name of names) {
+      const t = b.topics.get(name);
+      if (t) {
+        existing.push(describeTopic(t, b.config.nodeId));
+      } else if (checkTopicName(name) !== 0) {
+        missing.push(topicError(name, ErrorCode.INVALID_TOPIC_EXCEPTION));
+      } else {
+        if (allowAutoCreate && !b.topics.collision(name)) {
+          b.topics.create(name, b.config.numPartitions, b.config.defaultReplicationFactor);
+          b.log.info({ topic: name, partitions: b.config.numPartitions }, 'topic auto-created');
+        }
+        missing.push(topicError(name, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
+      }
+    }
+    topics.push(...existing, ...missing);
+
+    if (v >= 8 && req.includeTopicAuthorizedOperations) {
+      for (const t of topics) t.topicAuthorizedOperations = ALL_TOPIC_OPERATIONS;
     }
     return {
       throttleTimeMs: 0,
@@ -49,7 +75,7 @@ export const metadataHandler = defineHandler({
       clusterId: b.config.clusterId,
       controllerId: b.config.nodeId,
       topics,
-      clusterAuthorizedOperations: OPERATIONS_NOT_REQUESTED,
+      clusterAuthorizedOperations: v >= 8 && v <= 10 && req.includeClusterAuthorizedOperations ? ALL_CLUSTER_OPERATIONS : OPERATIONS_NOT_REQUESTED,
     };
   },
 });
@@ -78,8 +104,35 @@ function topicError(name: string | null, errorCode: number, topicId = ZERO_UUID)
     errorCode,
     name,
     topicId,
-    isInternal: false,
+    isInternal: name !== null && isInternalName(name),
     partitions: [],
     topicAuthorizedOperations: OPERATIONS_NOT_REQUESTED,
   };
+}
+
+function isInternalName(name: string): boolean {
+  return name === '__consumer_offsets' || name === '__transaction_state' || name === '__share_group_state';
+}
+
+/** MetadataRequest.getErrorResponse: every requested topic with the error, nothing else. */
+function invalidRequest(requested: Array<{ name: string | null; topicId: string }>): MetadataResponse {
+  return {
+    throttleTimeMs: 0,
+    brokers: [],
+    clusterId: null,
+    controllerId: -1,
+    topics: requested.map((t) => ({
+      errorCode: ErrorCode.INVALID_REQUEST,
+      name: t.name ?? '',
+      topicId: t.topicId,
+      isInternal: false,
+      partitions: [],
+      topicAuthorizedOperations: OPERATIONS_NOT_REQUESTED,
+    })),
+    clusterAuthorizedOperations: OPERATIONS_NOT_REQUESTED,
+  };
+}
+
+function unique<T>(xs: T[]): T[] {
+  return [...new Set(xs)];
 }

@@ -28,7 +28,7 @@ export class Topic {
 
   /** Internal topics (`__consumer_offsets`...) are flagged in Metadata. */
   get isInternal(): boolean {
-    return this.name === '__consumer_offsets' || this.name === '__transaction_state';
+    return this.name === '__consumer_offsets' || this.name === '__transaction_state' || this.name === '__share_group_state';
   }
 }
 
