@@ -67,10 +67,8 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
 
   const logger = pino({ level: config.logLevel, base: undefined }, pino.destination({ dest: 1, sync: true }));
   const kmock = await startKmock({ ...config, logger });
-  io.stdout(`listening on ${kmock.host}:${kmock.port}\n`);
-  logger.info({ host: kmock.host, port: kmock.port, advertised: kmock.bootstrapServers, nodeId: config.nodeId }, 'kmock started');
-
-  return new Promise<number>((resolve) => {
+  // Signal handlers go in before the listening line: a script may signal as soon as it reads it.
+  const stopped = new Promise<number>((resolve) => {
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
       void kmock.close().then(() => resolve(0));
@@ -78,4 +76,7 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
     signals.once('SIGINT', () => stop('SIGINT'));
     signals.once('SIGTERM', () => stop('SIGTERM'));
   });
+  io.stdout(`listening on ${kmock.host}:${kmock.port}\n`);
+  logger.info({ host: kmock.host, port: kmock.port, advertised: kmock.bootstrapServers, nodeId: config.nodeId }, 'kmock started');
+  return stopped;
 }
