@@ -110,7 +110,7 @@ describe('JoinGroup / SyncGroup / Heartbeat', () => {
   it('v0 joins directly (no member id round trip) with the session timeout as rebalance timeout', async () => {
     const res = await c.request(11, 0, createJoinGroupRequest({ groupId: 'g0', sessionTimeoutMs: 10000, memberId: '', protocolType: 'consumer', protocols }));
     expect(res.errorCode).toBe(0);
-    const member = kmock.broker.groups.group('g0')?.members.get(res.memberId);
+    const member = kmock.broker.groups.group('g0')?.get(res.memberId);
     expect(member?.rebalanceTimeoutMs).toBe(10000);
   });
 
