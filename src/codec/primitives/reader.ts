@@ -5,6 +5,16 @@ import { DecodeError } from './errors.js';
 
 const MAX_STRING_BYTES = 0x7fff;
 
+// `utf8Slice` is what Buffer#toString('utf8') calls after checking its arguments; calling it
+// directly skips that wrapper (the bounds are checked here already). Fallback keeps it portable.
+type Utf8Slice = (this: Buffer, start: number, end: number) => string;
+const utf8Slice: Utf8Slice =
+  typeof (Buffer.prototype as unknown as { utf8Slice?: Utf8Slice }).utf8Slice === 'function'
+    ? (Buffer.prototype as unknown as { utf8Slice: Utf8Slice }).utf8Slice
+    : function (this: Buffer, start: number, end: number) {
+        return this.toString('utf8', start, end);
+      };
+
 export class Reader {
   readonly buf: Buffer;
   pos: number;
@@ -145,9 +155,9 @@ export class Reader {
   /** UTF-8 text of `n` bytes. */
   utf8(n: number): string {
     this.need(n);
-    const s = this.buf.toString('utf8', this.pos, this.pos + n);
+    const start = this.pos;
     this.pos += n;
-    return s;
+    return utf8Slice.call(this.buf, start, this.pos);
   }
 
   /** STRING: int16 length; -1 (null) rejected. */

@@ -14,6 +14,29 @@ export function recordSetSize(r: RecordSet): number {
   return n;
 }
 
+/** Strings up to this many characters are measured and written in JavaScript when ASCII. */
+const SHORT_STRING = 32;
+
+/** Writes `v` as bytes when it is ASCII; returns false (writing nothing useful) otherwise. */
+function writeShortAscii(buf: Buffer, pos: number, v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 0x80) return false;
+    buf[pos + i] = c;
+  }
+  return true;
+}
+
+/** UTF-8 length of a string, without a native call for short ASCII ones. */
+export function utf8Length(v: string): number {
+  if (v.length <= SHORT_STRING) {
+    let i = 0;
+    while (i < v.length && v.charCodeAt(i) < 0x80) i++;
+    if (i === v.length) return i;
+  }
+  return Buffer.byteLength(v);
+}
+
 /** Kafka's Uuid text form: 16 bytes as unpadded base64url. */
 const UUID_TEXT = /^[A-Za-z0-9_-]{21}[AQgw]$/;
 
@@ -140,8 +163,9 @@ export class Writer {
       return;
     }
     // Write the text first, then the length it took: one UTF-8 pass.
-    const n = this.buf.write(v, this.pos + 2);
-    this.buf.writeInt16BE(n, this.pos);
+    const n = v.length <= SHORT_STRING && writeShortAscii(this.buf, this.pos + 2, v) ? v.length : this.buf.write(v, this.pos + 2);
+    this.buf[this.pos] = n >>> 8;
+    this.buf[this.pos + 1] = n & 0xff;
     this.pos += 2 + n;
   }
 
@@ -153,7 +177,7 @@ export class Writer {
     }
     if (v.length <= 42) {
       // At most 126 UTF-8 bytes: the length+1 prefix is one byte, so write the text after it.
-      const n = this.buf.write(v, this.pos + 1);
+      const n = v.length <= SHORT_STRING && writeShortAscii(this.buf, this.pos + 1, v) ? v.length : this.buf.write(v, this.pos + 1);
       this.buf[this.pos] = n + 1;
       this.pos += 1 + n;
       return;
@@ -250,13 +274,13 @@ const MAX_STRING_BYTES = 0x7fff;
 /** Bytes of a non-compact string field, length prefix included; throws on over-long strings. */
 export function sizeOfString(v: string | null): number {
   if (v === null) return 2;
-  const n = v.length < 0x2aaa ? Buffer.byteLength(v) : checkedByteLength(v);
+  const n = v.length < 0x2aaa ? utf8Length(v) : checkedByteLength(v);
   return 2 + n;
 }
 
 export function sizeOfCompactString(v: string | null): number {
   if (v === null) return 1;
-  const n = v.length < 0x2aaa ? Buffer.byteLength(v) : checkedByteLength(v);
+  const n = v.length < 0x2aaa ? utf8Length(v) : checkedByteLength(v);
   return sizeOfUvarint(n + 1) + n;
 }
 
