@@ -4,7 +4,7 @@
 // handing a frame to it, this module walks the frame's block headers to bound the decompressed
 // size (the decompression-bomb guard), and repairs the header checksum that magic-0 producers
 // computed wrongly (KAFKA-3160).
-import { compressFrameSync, decompressFrameSync } from 'lz4-napi';
+import { lz4Lib } from './native.js';
 import { DecodeError } from '../primitives/index.js';
 
 const FRAME_MAGIC = 0x184d2204;
@@ -126,7 +126,7 @@ export function lz4Decompress(buf: Buffer, maxSize: number, brokenHeaderChecksum
   }
   let out: Buffer;
   try {
-    out = decompressFrameSync(input);
+    out = lz4Lib().decompressFrameSync(input);
   } catch (e) {
     throw new DecodeError(`lz4: ${(e as Error).message}`);
   }
@@ -139,7 +139,7 @@ export function lz4Decompress(buf: Buffer, maxSize: number, brokenHeaderChecksum
  * checksums). For magic 0, rewrites the HC byte the broken way old Kafka readers expect.
  */
 export function lz4Compress(data: Buffer, brokenHeaderChecksum = false): Buffer {
-  const out = compressFrameSync(data);
+  const out = lz4Lib().compressFrameSync(data);
   if (brokenHeaderChecksum) {
     const flg = out[4];
     const hcPos = 6 + ((flg & 0x08) !== 0 ? 8 : 0) + ((flg & 0x01) !== 0 ? 4 : 0);

@@ -3,7 +3,7 @@
 // version 1) then blocks, each an int32 big-endian length and one raw snappy block. Java clients
 // write that; librdkafka, sarama and others may send raw snappy, which xerial's reader (and
 // Kafka) also accepts, so decoding takes both. The `snappy` package does the raw block work.
-import { compressSync, uncompressSync } from 'snappy';
+import { snappyLib } from './native.js';
 import { DecodeError } from '../primitives/index.js';
 
 export const XERIAL_MAGIC: Buffer = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00]);
@@ -33,7 +33,7 @@ function rawLength(block: Buffer): number {
 
 function uncompressRaw(block: Buffer): Buffer {
   try {
-    return uncompressSync(block, { asBuffer: true }) as Buffer;
+    return snappyLib().uncompressSync(block, { asBuffer: true }) as Buffer;
   } catch (e) {
     throw new DecodeError(`snappy: ${(e as Error).message}`);
   }
@@ -86,7 +86,7 @@ export function snappyDecompress(buf: Buffer, maxSize: number): Buffer {
 export function snappyCompress(data: Buffer): Buffer {
   const parts: Buffer[] = [XERIAL_MAGIC, Buffer.from([0, 0, 0, 1, 0, 0, 0, 1])];
   for (let pos = 0; pos < data.length; pos += XERIAL_BLOCK_SIZE) {
-    const block = compressSync(data.subarray(pos, Math.min(data.length, pos + XERIAL_BLOCK_SIZE)));
+    const block = snappyLib().compressSync(data.subarray(pos, Math.min(data.length, pos + XERIAL_BLOCK_SIZE)));
     const len = Buffer.allocUnsafe(4);
     len.writeInt32BE(block.length, 0);
     parts.push(len, block);

@@ -4,7 +4,7 @@
 // and block headers first: the declared size, or a bound from the blocks when the size is absent
 // (Java's zstd-jni streaming writer omits it), must fit the limit, and each frame is then
 // decompressed into exactly that capacity.
-import { compress, decompress, init } from '@bokuweb/zstd-wasm';
+import { zstdLib } from './native.js';
 import { DecodeError } from '../primitives/index.js';
 
 const FRAME_MAGIC = 0xfd2fb528;
@@ -18,7 +18,7 @@ let initialised = false;
 
 /** Loads the zstd WASM module; idempotent. Required once before zstd batches are encoded or decoded. */
 export function initZstd(): Promise<void> {
-  ready ??= init().then(() => {
+  ready ??= zstdLib().init().then(() => {
     initialised = true;
   });
   return ready;
@@ -127,7 +127,7 @@ export function zstdDecompress(buf: Buffer, maxSize: number): Buffer {
     try {
       // The library sizes its output from the declared content size when there is one (checked
       // above), else from defaultHeapSize: our block bound.
-      out = decompress(buf.subarray(f.start, f.end), { defaultHeapSize: f.capacity });
+      out = zstdLib().decompress(buf.subarray(f.start, f.end), { defaultHeapSize: f.capacity });
     } catch (e) {
       throw new DecodeError(`zstd: ${(e as Error).message}`);
     }
@@ -138,6 +138,6 @@ export function zstdDecompress(buf: Buffer, maxSize: number): Buffer {
 
 export function zstdCompress(data: Buffer, level = 3): Buffer {
   requireReady();
-  const out = compress(data, level);
+  const out = zstdLib().compress(data, level);
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }
