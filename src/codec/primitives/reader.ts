@@ -48,32 +48,37 @@ export class Reader {
     return this.buf[this.pos++] !== 0;
   }
 
+  // Integers are assembled from bytes after `need`: Buffer#readInt*BE would check the bounds again.
   int16(): number {
     this.need(2);
-    const v = this.buf.readInt16BE(this.pos);
-    this.pos += 2;
-    return v;
+    const b = this.buf;
+    const p = this.pos;
+    this.pos = p + 2;
+    return ((b[p] << 24) | (b[p + 1] << 16)) >> 16;
   }
 
   uint16(): number {
     this.need(2);
-    const v = this.buf.readUInt16BE(this.pos);
-    this.pos += 2;
-    return v;
+    const b = this.buf;
+    const p = this.pos;
+    this.pos = p + 2;
+    return (b[p] << 8) | b[p + 1];
   }
 
   int32(): number {
     this.need(4);
-    const v = this.buf.readInt32BE(this.pos);
-    this.pos += 4;
-    return v;
+    const b = this.buf;
+    const p = this.pos;
+    this.pos = p + 4;
+    return (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3];
   }
 
   uint32(): number {
     this.need(4);
-    const v = this.buf.readUInt32BE(this.pos);
-    this.pos += 4;
-    return v;
+    const b = this.buf;
+    const p = this.pos;
+    this.pos = p + 4;
+    return ((b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]) >>> 0;
   }
 
   int64(): bigint {
