@@ -341,8 +341,6 @@ export class MessageEmitter {
     }
     c.close();
     c.line(`const a: ${elType}[] = [];`);
-    c.line('let i = 0;');
-    c.open('try {');
     const elRead =
       el.kind === 'struct'
         ? `_read${el.struct.tsName}(r, v)`
@@ -353,10 +351,7 @@ export class MessageEmitter {
               return this.readPrimitive(el.name, flex, false, 'r');
             })
           : 'never';
-    c.line(`for (; i < n; i++) a.push(${elRead});`);
-    c.close('} catch (e) {');
-    c.line('  ' + `${this.use('prependPath')}(e, \`[\${i}]\`);`);
-    c.line('}');
+    c.line(`for (let i = 0; i < n; i++) a.push(${elRead});`);
     c.line('return a;');
     c.close();
     c.line();
@@ -367,8 +362,6 @@ export class MessageEmitter {
     const flexInStruct = this.flexible.intersect(s.versions);
     const regular = s.fields;
     c.open(`function _read${s.tsName}(r: ${this.use('Reader')}, v: number): ${s.tsName} {`);
-    c.line("let f = '';");
-    c.open('try {');
     for (const f of regular) {
       const fv = this.fieldVersions(f, s);
       const expr = branchExpr(s.versions, this.boundaries(f), (v) => {
@@ -376,9 +369,7 @@ export class MessageEmitter {
         if (m.kind === 'regular') return this.readValue(f, s, m.flexible, m.nullable, 'r');
         return this.defaultExpr(f);
       });
-      const onWire = !fv.isEmpty() && !f.taggedVersions.containsAll(fv);
       const decl = f.tag !== undefined ? 'let' : 'const';
-      if (onWire) c.line(`f = ${JSON.stringify(f.name)};`);
       c.line(`${decl} _${f.name}: ${this.fieldTsType(f)} = ${expr};`);
     }
     const hasTagSection = !flexInStruct.isEmpty();
@@ -387,7 +378,6 @@ export class MessageEmitter {
       const tagged = regular.filter((f) => f.tag !== undefined);
       const cond = flexInStruct.containsAll(s.versions) ? '' : `v >= ${flexInStruct.lo}`;
       if (cond) c.open(`if (${cond}) {`);
-      c.line("f = '(tagged fields)';");
       c.line('const count = r.uvarint();');
       c.open('for (let t = 0; t < count; t++) {');
       c.line('const tag = r.uvarint();');
@@ -402,7 +392,6 @@ export class MessageEmitter {
             );
           }
           c.line('const s = r.sub(size);');
-          c.line(`f = ${JSON.stringify(f.name)};`);
           c.line(`_${f.name} = ${this.readValue(f, s, true, !f.nullableVersions.intersect(f.taggedVersions).isEmpty(), 's')};`);
           c.line(
             `if (s.remaining !== 0) throw new ${this.use('DecodeError')}(\`tagged field ${f.tag} has \${s.remaining} bytes left over\`);`,
@@ -423,9 +412,6 @@ export class MessageEmitter {
     c.line(`const m: ${s.tsName} = { ${props.join(', ')} };`);
     if (hasTagSection) c.line('if (_unknown !== undefined) m.unknownTaggedFields = _unknown;');
     c.line('return m;');
-    c.close('} catch (e) {');
-    c.line(`  return ${this.use('prependPath')}(e, f);`);
-    c.line('}');
     c.close();
     c.line();
   }
@@ -835,11 +821,12 @@ export class MessageEmitter {
     c.open(`export function decode${n}(input: Buffer | ${this.use('Reader')}, version: number): ${n} {`);
     c.line(`check${n}Version(version, 'read');`);
     c.line('const r = Buffer.isBuffer(input) ? new Reader(input) : input;');
+    c.line('const start = r.pos;');
     c.open('try {');
     c.line(`return _read${n}(r, version);`);
     c.close('} catch (e) {');
-    c.line(`  if (e instanceof ${this.use('DecodeError')}) throw e.locate(${JSON.stringify(n)}, version, ${key});`);
-    c.line('  throw e;');
+    c.line('  // Only failures pay for locating the field: the bytes are replayed against the schema.');
+    c.line(`  throw ${this.use('locateDecodeError')}(e, ${n}Schema, r.buf, start, r.end, version, ${flexFrom}, ${JSON.stringify(n)}, ${key});`);
     c.line('}');
     c.close();
     c.line();

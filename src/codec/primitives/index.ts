@@ -4,3 +4,4 @@ export * from './reader.js';
 export * from './writer.js';
 export * from './tagged.js';
 export * from './schema.js';
+export * from './trace.js';
