@@ -9,7 +9,7 @@ import { HANDLERS } from './handlers/index.js';
 import type { ApiHandler } from './handlers/types.js';
 import { TopicStore } from './log/topics.js';
 import { FetchWaiters } from './log/fetch-waiters.js';
-import { GroupCoordinator, type GroupEvent } from './group/index.js';
+import { GroupCoordinator, isPolicyEvent, type GroupEvent } from './group/index.js';
 
 export interface BrokerStats {
   connectionsOpened: number;
@@ -44,6 +44,7 @@ export class Broker {
       groupMaxSize: config.groupMaxSize,
       groupInitialRebalanceDelayMs: config.groupInitialRebalanceDelayMs,
       offsetsRetentionMs: config.offsetsRetentionMinutes * 60_000,
+      policies: config.policies,
       onEvent: (e) => this.onGroupEvent(e),
     });
     this.advertisedHost = config.advertisedHost ?? config.host;
@@ -81,7 +82,7 @@ export class Broker {
   }
 
   private onGroupEvent(e: GroupEvent): void {
-    if (this.log.isLevelEnabled('debug') || e.type === 'rebalance-started' || e.type === 'member-fenced') {
+    if (this.log.isLevelEnabled('debug') || e.type === 'rebalance-started' || e.type === 'member-fenced' || isPolicyEvent(e)) {
       this.log.info({ group: e }, 'group event');
     }
     for (const l of this.groupEventListeners) l(e);

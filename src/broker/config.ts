@@ -1,6 +1,8 @@
 // Broker settings. Each keeps Apache Kafka's default and name (as a dotted key for config files
 // and `--set key=value`), so what a user knows from Kafka applies unchanged.
 
+import { PolicyError, mergePolicyUpdates, parsePolicies, validatePolicyUpdate, type PolicyUpdate } from './group/policies/index.js';
+
 export interface BrokerConfig {
   /** Address to listen on. Kafka apps expect 127.0.0.1:9092; tests use port 0 (ephemeral). */
   host: string;
@@ -43,6 +45,14 @@ export interface BrokerConfig {
   trace: boolean;
   /** Log level for structured lines: 'silent' | 'error' | 'warn' | 'info' | 'debug'. */
   logLevel: string;
+  /**
+   * kmock's draft policies, broker-wide (docs/policies.md); all off by default. As text (`--set
+   * policies=...`, a config file's `policies=` line) it is parsePolicies' form, e.g.
+   * "kip345-draft-errors,registration-timeout=15m"; repeated settings add up.
+   */
+  policies: PolicyUpdate;
+  /** Port of the control plane's HTTP API on 127.0.0.1 (0 = any free port); off when unset. */
+  adminPort?: number;
 }
 
 export const DEFAULT_CONFIG: BrokerConfig = {
@@ -65,6 +75,7 @@ export const DEFAULT_CONFIG: BrokerConfig = {
   offsetsRetentionMinutes: 10080,
   trace: false,
   logLevel: 'info',
+  policies: {},
 };
 
 /** Kafka's dotted setting names, for config files and `--set`. */
@@ -93,7 +104,13 @@ export function applySetting(config: BrokerConfig, name: string, text: string): 
   if (key === undefined) throw new ConfigError(`unknown setting "${name}"`);
   const current = DEFAULT_CONFIG[key];
   const target = config as unknown as Record<string, unknown>;
-  if (typeof current === 'number') {
+  if (key === 'policies') {
+    try {
+      config.policies = mergePolicyUpdates(config.policies, parsePolicies(text));
+    } catch (e) {
+      throw new ConfigError(`${name}: ${(e as Error).message}`);
+    }
+  } else if (typeof current === 'number') {
     const n = Number(text);
     if (!Number.isInteger(n)) throw new ConfigError(`${name} must be an integer, got "${text}"`);
     target[key] = n;
@@ -130,6 +147,15 @@ export function resolveConfig(overrides: Partial<BrokerConfig> = {}): BrokerConf
   }
   if (c.numPartitions < 1) throw new ConfigError('num.partitions must be at least 1');
   if (c.socketRequestMaxBytes < 1024) throw new ConfigError('socket.request.max.bytes must be at least 1024');
+  try {
+    c.policies = validatePolicyUpdate(c.policies);
+  } catch (e) {
+    if (e instanceof PolicyError) throw new ConfigError(`policies: ${e.message}`);
+    throw e;
+  }
+  if (c.adminPort !== undefined && (!Number.isInteger(c.adminPort) || c.adminPort < 0 || c.adminPort > 65535)) {
+    throw new ConfigError(`admin port must be an integer between 0 and 65535, got ${c.adminPort}`);
+  }
   return c;
 }
 

@@ -39,11 +39,32 @@
 
 import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 import { defaultGroupCoordinatorConfig, type GroupCoordinatorConfig } from './config.js';
-import { ErrorCode, offsetAppendErrorToResponseError } from './errors.js';
+import { ErrorCode, errorName, offsetAppendErrorToResponseError } from './errors.js';
 import type { GroupEvent, GroupEventListener } from './events.js';
 import { ClassicGroup, GroupInvariantError } from './group.js';
-import { joinError, syncError, type JoinCallback, type JoinResult, type Protocol, type SyncCallback, type SyncResult } from './member.js';
+import {
+  EMPTY_BUFFER,
+  joinError,
+  syncError,
+  type GroupMember,
+  type JoinCallback,
+  type JoinResult,
+  type Protocol,
+  type SyncCallback,
+  type SyncResult,
+} from './member.js';
 import type { StoredOffset } from './offsets.js';
+import { GroupPolicies } from './policies/runtime.js';
+import type { ParkedJoin } from './policies/state.js';
+import type {
+  ForceRebalanceResult,
+  GroupDetail,
+  MembershipChangeResult,
+  OfflineStaticMember,
+  PolicyConfig,
+  PolicyUpdate,
+  RemoveMembersResult,
+} from './policies/types.js';
 import { RebalanceEngine, type GroupEventInput } from './rebalance.js';
 import { acceptJoiningMember, decideKnownMemberJoin, validateCurrentMember, validateOffsetCommit } from './rules.js';
 import { CONSUMER_PROTOCOL_TYPE } from './subscription.js';
@@ -77,7 +98,12 @@ export interface GroupCoordinatorOptions extends Partial<GroupCoordinatorConfig>
   clock?: Clock;
   timers?: Timers;
   onEvent?: GroupEventListener;
+  /** The draft policies, broker-wide (docs/policies.md). All off by default: Kafka's behaviour. */
+  policies?: PolicyUpdate;
 }
+
+/** Admin.removeMembersFromConsumerGroup's default reason (KIP-800). */
+const ADMIN_REMOVAL_REASON = 'member was removed by an admin';
 
 /** DescribeGroups AuthorizedOperations default (Int.MinValue = "not requested"). */
 const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
@@ -94,6 +120,8 @@ export class GroupCoordinator {
   private readonly timers: Timers;
   private readonly listener: GroupEventListener | undefined;
   private readonly engine: RebalanceEngine;
+  /** The draft policies (policies/runtime.ts); inert while all are off. */
+  private readonly policy: GroupPolicies;
   /** In creation order (ListGroups order). */
   private readonly groups = new Map<string, ClassicGroup>();
   /** Stand-in for the position of each record in __consumer_offsets. */
@@ -106,7 +134,7 @@ export class GroupCoordinator {
   private flushing = false;
 
   constructor(options: GroupCoordinatorOptions = {}) {
-    const { clock, timers, onEvent, ...config } = options;
+    const { clock, timers, onEvent, policies, ...config } = options;
     this.config = { ...defaultGroupCoordinatorConfig, ...stripUndefined(config) };
     // A FakeTimers passed as `timers` is also the clock, unless a clock is given.
     this.clock = clock ?? (isClock(timers) ? timers : systemClock);
@@ -118,7 +146,25 @@ export class GroupCoordinator {
       timers: this.timers,
       emit: (e) => this.emit(e),
       onTimer: (fn) => () => this.runTimer(fn),
+      hooks: {
+        onSessionExpired: (g, m) => this.policy.onSessionExpired(g, m),
+        beforePrepareRebalance: (g) => this.policy.beforePrepareRebalance(g),
+        onMemberRemoved: (g, m) => this.policy.onMemberRemoved(g, m),
+      },
     });
+    this.policy = new GroupPolicies(
+      {
+        clock: this.clock,
+        timers: this.timers,
+        engine: this.engine,
+        emit: (e) => this.emit(e),
+        onTimer: (fn) => () => this.runTimer(fn),
+        groups: () => [...this.groups.values()],
+        group: (id) => this.groups.get(id),
+        resumeKnownMemberJoin: (g, p, returning) => this.resumeKnownMemberJoin(g, p, returning),
+      },
+      policies,
+    );
     this.scheduleOffsetCleanup();
   }
 
@@ -144,11 +190,9 @@ export class GroupCoordinator {
   }
 
   private doJoinGroup(version: number, client: ClientContext, req: JoinGroupRequest, answer: JoinCallback): void {
-    const groupInstanceId = version >= 5 ? (req.groupInstanceId ?? null) : null;
+    let groupInstanceId = version >= 5 ? (req.groupInstanceId ?? null) : null;
     const rebalanceTimeoutMs = version >= 1 ? (req.rebalanceTimeoutMs ?? -1) : req.sessionTimeoutMs;
     const clientReason = version >= 8 ? (req.reason ?? null) : null;
-    // KIP-394: from v4 a dynamic member's first join only obtains a member id.
-    const requireKnownMemberId = version >= 4 && groupInstanceId === null;
     const supportSkippingAssignment = version >= 9;
     const protocols: Protocol[] = req.protocols.map((p) => ({ name: p.name, metadata: p.metadata }));
     const memberId = req.memberId;
@@ -166,6 +210,26 @@ export class GroupCoordinator {
     const group = this.groups.get(req.groupId) ?? (isUnknownMember ? this.createGroup(req.groupId) : undefined);
     if (!group) return answer(joinError(memberId, ErrorCode.UNKNOWN_MEMBER_ID));
 
+    // membership-modes (off: nothing changes): refuse, or read the join without its instance id.
+    const modes = this.policy.beforeJoin(group, memberId, groupInstanceId, client.clientId);
+    if ('refuse' in modes) return answer(joinError(memberId, modes.refuse));
+    groupInstanceId = modes.groupInstanceId;
+    // KIP-394: from v4 a dynamic member's first join only obtains a member id.
+    const requireKnownMemberId = version >= 4 && groupInstanceId === null;
+
+    const join: ParkedJoin = {
+      version,
+      client,
+      memberId,
+      groupInstanceId,
+      protocolType: req.protocolType,
+      protocols,
+      rebalanceTimeoutMs,
+      sessionTimeoutMs: req.sessionTimeoutMs,
+      clientReason,
+      callback: answer,
+    };
+
     if (!acceptJoiningMember(group, memberId, this.config.groupMaxSize)) {
       const removed = group.remove(memberId);
       this.engine.cancelPendingMemberExpiration(group, memberId);
@@ -175,49 +239,28 @@ export class GroupCoordinator {
       }
       answer(joinError('', ErrorCode.GROUP_MAX_SIZE_REACHED));
     } else if (isUnknownMember) {
-      this.newMemberJoin(group, client, req, {
-        groupInstanceId,
-        rebalanceTimeoutMs,
-        clientReason,
-        requireKnownMemberId,
-        supportSkippingAssignment,
-        protocols,
-        answer,
-      });
+      this.newMemberJoin(group, join, requireKnownMemberId, supportSkippingAssignment);
     } else {
-      this.currentMemberJoin(group, client, req, { groupInstanceId, rebalanceTimeoutMs, clientReason, protocols, answer });
+      this.currentMemberJoin(group, join);
     }
 
     if (group.is('PreparingRebalance')) this.engine.checkAndCompleteJoin(group);
   }
 
-  private newMemberJoin(
-    group: ClassicGroup,
-    client: ClientContext,
-    req: JoinGroupRequest,
-    p: {
-      groupInstanceId: string | null;
-      rebalanceTimeoutMs: number;
-      clientReason: string | null;
-      requireKnownMemberId: boolean;
-      supportSkippingAssignment: boolean;
-      protocols: Protocol[];
-      answer: JoinCallback;
-    },
-  ): void {
-    if (group.is('Dead')) return p.answer(joinError('', ErrorCode.COORDINATOR_NOT_AVAILABLE));
-    if (!group.supportsProtocols(req.protocolType, p.protocols)) {
-      return p.answer(joinError('', ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
+  private newMemberJoin(group: ClassicGroup, p: ParkedJoin, requireKnownMemberId: boolean, supportSkippingAssignment: boolean): void {
+    if (group.is('Dead')) return p.callback(joinError('', ErrorCode.COORDINATOR_NOT_AVAILABLE));
+    if (!group.supportsProtocols(p.protocolType, p.protocols)) {
+      return p.callback(joinError('', ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
     }
-    const newMemberId = `${p.groupInstanceId ?? client.clientId}-${this.config.generateUuid()}`;
+    const newMemberId = `${p.groupInstanceId ?? p.client.clientId}-${this.config.generateUuid()}`;
     const memberParams = {
       memberId: newMemberId,
       groupInstanceId: p.groupInstanceId,
-      clientId: client.clientId,
-      clientHost: client.clientHost,
+      clientId: p.client.clientId,
+      clientHost: p.client.clientHost,
       rebalanceTimeoutMs: p.rebalanceTimeoutMs,
-      sessionTimeoutMs: req.sessionTimeoutMs,
-      protocolType: req.protocolType,
+      sessionTimeoutMs: p.sessionTimeoutMs,
+      protocolType: p.protocolType,
       protocols: p.protocols,
     };
 
@@ -226,6 +269,13 @@ export class GroupCoordinator {
       // whoever held the old one is fenced.
       const oldMemberId = group.currentStaticMemberId(p.groupInstanceId);
       if (oldMemberId !== undefined) {
+        // kip345-draft-errors: MISSING_MEMBER_ID instead (the mapped id is handed back).
+        if (this.policy.onStaticJoinWithoutMemberId(group, oldMemberId, p)) return;
+        const old = group.get(oldMemberId);
+        // registration-timeout: an offline member is back.
+        this.policy.markOnline(group, old, 'JoinGroup');
+        // kip423-join-reasons: decided before the replacement changes the member.
+        const override = this.policy.decideStaticRejoin(group, old, p);
         this.engine.updateStaticMemberAndRebalance(
           group,
           oldMemberId,
@@ -233,44 +283,35 @@ export class GroupCoordinator {
           p.groupInstanceId,
           p.protocols,
           p.rebalanceTimeoutMs,
-          req.sessionTimeoutMs,
-          p.answer,
+          p.sessionTimeoutMs,
+          p.callback,
           p.clientReason,
-          p.supportSkippingAssignment,
+          supportSkippingAssignment,
+          override,
         );
-      } else {
-        this.engine.addMemberAndRebalance(group, memberParams, p.answer, p.clientReason);
+      } else if (!this.policy.maybeHold(group, p, newMemberId)) {
+        this.engine.addMemberAndRebalance(group, memberParams, p.callback, p.clientReason);
       }
-    } else if (p.requireKnownMemberId) {
+    } else if (requireKnownMemberId) {
       group.addPendingMember(newMemberId);
-      this.engine.addPendingMemberExpiration(group, newMemberId, req.sessionTimeoutMs);
+      this.engine.addPendingMemberExpiration(group, newMemberId, p.sessionTimeoutMs);
       this.emit({ type: 'member-pending', groupId: group.groupId, memberId: newMemberId });
-      p.answer(joinError(newMemberId, ErrorCode.MEMBER_ID_REQUIRED));
+      p.callback(joinError(newMemberId, ErrorCode.MEMBER_ID_REQUIRED));
     } else {
-      this.engine.addMemberAndRebalance(group, memberParams, p.answer, p.clientReason);
+      this.engine.addMemberAndRebalance(group, memberParams, p.callback, p.clientReason);
     }
   }
 
-  private currentMemberJoin(
-    group: ClassicGroup,
-    client: ClientContext,
-    req: JoinGroupRequest,
-    p: {
-      groupInstanceId: string | null;
-      rebalanceTimeoutMs: number;
-      clientReason: string | null;
-      protocols: Protocol[];
-      answer: JoinCallback;
-    },
-  ): void {
-    const memberId = req.memberId;
-    if (group.is('Dead')) return p.answer(joinError(memberId, ErrorCode.COORDINATOR_NOT_AVAILABLE));
-    if (!group.supportsProtocols(req.protocolType, p.protocols)) {
-      return p.answer(joinError(memberId, ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
+  private currentMemberJoin(group: ClassicGroup, p: ParkedJoin): void {
+    const memberId = p.memberId;
+    if (group.is('Dead')) return p.callback(joinError(memberId, ErrorCode.COORDINATOR_NOT_AVAILABLE));
+    if (!group.supportsProtocols(p.protocolType, p.protocols)) {
+      return p.callback(joinError(memberId, ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
     }
     if (group.isPendingMember(memberId)) {
       // The second JoinGroup of KIP-394. Pending members are dynamic by construction.
       if (p.groupInstanceId !== null) {
+        if (this.policy.onPendingMemberWithInstance(group, p)) return;
         throw new GroupInvariantError(
           `Received unexpected JoinGroup with groupInstanceId=${p.groupInstanceId} for pending member with memberId=${memberId}`,
         );
@@ -280,30 +321,44 @@ export class GroupCoordinator {
         {
           memberId,
           groupInstanceId: null,
-          clientId: client.clientId,
-          clientHost: client.clientHost,
+          clientId: p.client.clientId,
+          clientHost: p.client.clientHost,
           rebalanceTimeoutMs: p.rebalanceTimeoutMs,
-          sessionTimeoutMs: req.sessionTimeoutMs,
-          protocolType: req.protocolType,
+          sessionTimeoutMs: p.sessionTimeoutMs,
+          protocolType: p.protocolType,
           protocols: p.protocols,
         },
-        p.answer,
+        p.callback,
         p.clientReason,
       );
       return;
     }
 
+    // kip345-draft-errors: a claimed id (parked), or a member id with an instance the group does not know.
+    if (this.policy.interceptJoinWithMemberId(group, p)) return;
+
     const memberError = this.validateMember(group, memberId, p.groupInstanceId, 'JoinGroup');
-    if (memberError !== ErrorCode.NONE) return p.answer(joinError(memberId, memberError));
+    if (memberError !== ErrorCode.NONE) return p.callback(joinError(memberId, memberError));
 
     const member = group.get(memberId);
-    const decision = decideKnownMemberJoin(group, member, p.protocols);
+    if (member.offlineSince !== null) {
+      // registration-timeout: an offline member is back, in place.
+      this.policy.markOnline(group, member, 'JoinGroup');
+      if (this.engine.rejoinStaticInPlace(group, member, p.protocols, p.rebalanceTimeoutMs, p.sessionTimeoutMs, p.callback, p.version >= 9)) return;
+    }
+    this.knownMemberJoin(group, member, p);
+  }
+
+  /** Kafka's doCurrentMemberJoinGroup after validation (with kip423-join-reasons' decisions). */
+  private knownMemberJoin(group: ClassicGroup, member: GroupMember, p: ParkedJoin): void {
+    const memberId = member.memberId;
+    const decision = this.policy.decideKnownMemberJoin(group, member, p) ?? decideKnownMemberJoin(group, member, p.protocols);
     switch (decision.action) {
       case 'await-join-phase':
       case 'rebalance': {
         const trigger = decision.action === 'rebalance' ? decision.trigger : 'member-metadata-changed';
         const reason = p.clientReason ?? 'not provided';
-        this.engine.updateMemberAndRebalance(group, member, p.protocols, p.rebalanceTimeoutMs, req.sessionTimeoutMs, p.answer, {
+        this.engine.updateMemberAndRebalance(group, member, p.protocols, p.rebalanceTimeoutMs, p.sessionTimeoutMs, p.callback, {
           trigger,
           memberId,
           groupInstanceId: member.groupInstanceId,
@@ -311,30 +366,44 @@ export class GroupCoordinator {
           description:
             trigger === 'leader-rejoined'
               ? `Leader ${memberId} re-joining group during ${group.state}; client reason: ${reason}`
-              : decision.action === 'await-join-phase'
-                ? `Member ${memberId} joining group during ${group.state}; client reason: ${reason}`
-                : `Updating metadata for member ${memberId} during ${group.state}; client reason: ${reason}`,
+              : trigger === 'topic-metadata-change'
+                ? `Leader ${memberId} re-joining group during ${group.state} for a topic metadata change (kip423-join-reasons); client reason: ${reason}`
+                : trigger === 'member-upgrade'
+                  ? `Member ${memberId} re-joining group during ${group.state} for an upgrade (kip423-join-reasons); client reason: ${reason}`
+                  : decision.action === 'await-join-phase'
+                    ? `Member ${memberId} joining group during ${group.state}; client reason: ${reason}`
+                    : `Updating metadata for member ${memberId} during ${group.state}; client reason: ${reason}`,
         });
         return;
       }
       case 'return-current-generation':
-        p.answer({
+        p.callback({
           errorCode: ErrorCode.NONE,
           generationId: group.generationId,
           protocolType: group.protocolType,
           protocolName: group.protocolName,
           leaderId: group.leaderId,
-          skipAssignment: false,
+          skipAssignment: decision.skipAssignment ?? false,
           memberId,
           members: decision.includeMembers ? group.currentMemberMetadata() : [],
         });
         return;
       case 'error':
-        p.answer(joinError(memberId, decision.errorCode));
+        p.callback(joinError(memberId, decision.errorCode));
         return;
     }
   }
 
+  /** PolicyHost.resumeKnownMemberJoin: a claim was granted (kip345-draft-errors). */
+  private resumeKnownMemberJoin(group: ClassicGroup, p: ParkedJoin, returning: boolean): void {
+    if (!group.has(p.memberId) || group.is('Dead')) return p.callback(joinError('', ErrorCode.UNKNOWN_MEMBER_ID));
+    const member = group.get(p.memberId);
+    if (returning && this.engine.rejoinStaticInPlace(group, member, p.protocols, p.rebalanceTimeoutMs, p.sessionTimeoutMs, p.callback, p.version >= 9)) {
+      return;
+    }
+    this.knownMemberJoin(group, member, p);
+    if (group.is('PreparingRebalance')) this.engine.checkAndCompleteJoin(group);
+  }
   // ==============================================================================================
   // SyncGroup
 
@@ -352,7 +421,7 @@ export class GroupCoordinator {
   }
 
   private doSyncGroup(version: number, req: SyncGroupRequest, answer: SyncCallback): void {
-    const groupInstanceId = version >= 3 ? (req.groupInstanceId ?? null) : null;
+    let groupInstanceId = version >= 3 ? (req.groupInstanceId ?? null) : null;
     const protocolType = version >= 5 ? (req.protocolType ?? null) : null;
     const protocolName = version >= 5 ? (req.protocolName ?? null) : null;
     // KafkaApis: from v5 both fields are mandatory.
@@ -363,8 +432,10 @@ export class GroupCoordinator {
     const group = this.groups.get(req.groupId);
     if (!group) return answer(syncError(ErrorCode.UNKNOWN_MEMBER_ID));
     if (group.is('Dead')) return answer(syncError(ErrorCode.COORDINATOR_NOT_AVAILABLE));
+    groupInstanceId = this.policy.effectiveInstanceId(group, groupInstanceId);
     const memberError = this.validateMember(group, req.memberId, groupInstanceId, 'SyncGroup');
     if (memberError !== ErrorCode.NONE) return answer(syncError(memberError));
+    this.policy.onMemberActivity(group, req.memberId, 'SyncGroup');
     if (req.generationId !== group.generationId) return answer(syncError(ErrorCode.ILLEGAL_GENERATION));
     // Null means "not provided" (below v5) and is accepted.
     if (protocolType !== null && group.protocolType !== protocolType) {
@@ -431,13 +502,15 @@ export class GroupCoordinator {
   }
 
   private doHeartbeat(version: number, req: HeartbeatRequest): number {
-    const groupInstanceId = version >= 3 ? (req.groupInstanceId ?? null) : null;
+    let groupInstanceId = version >= 3 ? (req.groupInstanceId ?? null) : null;
     if (!isValidGroupId(req.groupId, false)) return ErrorCode.INVALID_GROUP_ID;
     const group = this.groups.get(req.groupId);
     if (!group) return ErrorCode.UNKNOWN_MEMBER_ID;
     if (group.is('Dead')) return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    groupInstanceId = this.policy.effectiveInstanceId(group, groupInstanceId);
     const memberError = this.validateMember(group, req.memberId, groupInstanceId, 'Heartbeat');
     if (memberError !== ErrorCode.NONE) return memberError;
+    this.policy.onMemberActivity(group, req.memberId, 'Heartbeat');
     if (req.generationId !== group.generationId) return ErrorCode.ILLEGAL_GENERATION;
     switch (group.state) {
       case 'Empty':
@@ -479,6 +552,7 @@ export class GroupCoordinator {
   private doLeaveGroup(
     groupId: string,
     identities: { memberId: string; groupInstanceId: string | null; reason: string | null }[],
+    byAdmin = false,
   ): LeaveGroupResponse {
     if (!isValidGroupId(groupId, false)) return { errorCode: ErrorCode.INVALID_GROUP_ID, members: [] };
     const group = this.groups.get(groupId);
@@ -491,9 +565,12 @@ export class GroupCoordinator {
     if (group.is('Dead')) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, members: [] };
 
     const members = identities.map((id) => {
+      // expansion-timeout: a held (not yet admitted) member leaves before it ever joined.
+      if (this.policy.removeHeld(group, id.memberId, id.groupInstanceId)) return reply(id, ErrorCode.NONE);
+      const groupInstanceId = this.policy.effectiveInstanceId(group, id.groupInstanceId);
       if (id.memberId === '') {
         // Administrative removal by instance id (Admin.removeMembersFromConsumerGroup).
-        const currentId = id.groupInstanceId !== null ? group.currentStaticMemberId(id.groupInstanceId) : undefined;
+        const currentId = groupInstanceId !== null ? group.currentStaticMemberId(groupInstanceId) : undefined;
         if (currentId === undefined) return reply(id, ErrorCode.UNKNOWN_MEMBER_ID);
         this.engine.removeMemberAndUpdateGroup(group, group.get(currentId), 'admin', id.reason);
         return reply(id, ErrorCode.NONE);
@@ -510,9 +587,9 @@ export class GroupCoordinator {
         this.engine.removePendingMemberAndUpdateGroup(group, id.memberId);
         return reply(id, ErrorCode.NONE);
       }
-      const memberError = this.validateMember(group, id.memberId, id.groupInstanceId, 'LeaveGroup');
+      const memberError = this.validateMember(group, id.memberId, groupInstanceId, 'LeaveGroup');
       if (memberError !== ErrorCode.NONE) return reply(id, memberError);
-      this.engine.removeMemberAndUpdateGroup(group, group.get(id.memberId), 'leave', id.reason);
+      this.engine.removeMemberAndUpdateGroup(group, group.get(id.memberId), byAdmin ? 'admin' : 'leave', id.reason);
       return reply(id, ErrorCode.NONE);
     });
     return { errorCode: ErrorCode.NONE, members };
@@ -545,7 +622,7 @@ export class GroupCoordinator {
           })),
         ),
       );
-      const errors = this.commitOffsets(request.groupId, generationId, memberId, groupInstanceId, commits);
+      const errors = this.commitOffsets(request.groupId, generationId, memberId, groupInstanceId, commits, version >= 7);
       return { topics: commitResponse(commits, errors) };
     });
   }
@@ -554,8 +631,9 @@ export class GroupCoordinator {
     groupId: string,
     generationId: number,
     memberId: string,
-    groupInstanceId: string | null,
+    requestedInstanceId: string | null,
     commits: PartitionCommit[],
+    canCarryInstanceId: boolean,
   ): number[] {
     const all = (code: number) => commits.map(() => code);
     if (!isValidGroupId(groupId, true)) return all(ErrorCode.INVALID_GROUP_ID);
@@ -566,9 +644,13 @@ export class GroupCoordinator {
       if (generationId >= 0) return all(ErrorCode.ILLEGAL_GENERATION);
       group = this.createGroup(groupId);
     }
+    const groupInstanceId = this.policy.effectiveInstanceId(group, requestedInstanceId);
+    const draftError = this.policy.checkCommit(group, generationId, memberId, groupInstanceId, canCarryInstanceId, 'OffsetCommit');
+    if (draftError !== null) return all(draftError);
     const error = validateOffsetCommit(group, generationId, memberId, groupInstanceId, false);
     if (error === ErrorCode.FENCED_INSTANCE_ID) this.engine.fenced(group, memberId, groupInstanceId!, 'OffsetCommit');
     if (error !== ErrorCode.NONE) return all(error);
+    if (group.has(memberId)) this.policy.onMemberActivity(group, memberId, 'OffsetCommit');
     switch (group.state) {
       case 'Empty':
         return this.storeOffsets(group, commits, null);
@@ -611,9 +693,11 @@ export class GroupCoordinator {
         const group = this.groups.get(request.groupId) ?? this.createGroup(request.groupId);
         const generationId = version >= 3 ? (request.generationId ?? -1) : -1;
         const memberId = version >= 3 ? (request.memberId ?? '') : '';
-        const groupInstanceId = version >= 3 ? (request.groupInstanceId ?? null) : null;
-        const error = validateOffsetCommit(group, generationId, memberId, groupInstanceId, true);
-        if (error === ErrorCode.FENCED_INSTANCE_ID) this.engine.fenced(group, memberId, groupInstanceId!, 'TxnOffsetCommit');
+        const groupInstanceId = this.policy.effectiveInstanceId(group, version >= 3 ? (request.groupInstanceId ?? null) : null);
+        const draftError = this.policy.checkCommit(group, generationId, memberId, groupInstanceId, version >= 3, 'TxnOffsetCommit');
+        const error = draftError ?? validateOffsetCommit(group, generationId, memberId, groupInstanceId, true);
+        if (error === ErrorCode.FENCED_INSTANCE_ID && draftError === null) this.engine.fenced(group, memberId, groupInstanceId!, 'TxnOffsetCommit');
+        if (error === ErrorCode.NONE && group.has(memberId)) this.policy.onMemberActivity(group, memberId, 'TxnOffsetCommit');
         errors = error !== ErrorCode.NONE ? commits.map(() => error) : this.storeOffsets(group, commits, request.producerId);
       }
       // KafkaApis: clients before 2.0 (TxnOffsetCommit < v2) do not know COORDINATOR_LOAD_IN_PROGRESS.
@@ -823,6 +907,188 @@ export class GroupCoordinator {
   }
 
   // ==============================================================================================
+  // The draft policies and the control plane's operations (docs/policies.md). Each runs as one
+  // coordinator operation: responses and events it causes are delivered once it has finished.
+
+  /** Changes broker-wide policies (a partial update). Throws PolicyError (a RangeError) on bad input. */
+  setBrokerPolicies(update: PolicyUpdate): PolicyConfig {
+    return this.run(() => {
+      this.policy.setBroker(update);
+      return this.policy.registry.brokerPolicies();
+    });
+  }
+
+  /**
+   * Changes one group's own policies, layered over the broker's (a partial update merged into the
+   * group's earlier settings); null removes them. The group need not exist yet. Returns the effective
+   * policies. Throws PolicyError (a RangeError) on bad input.
+   */
+  setGroupPolicies(groupId: string, update: PolicyUpdate | null): PolicyConfig {
+    return this.run(() => {
+      this.policy.setGroup(groupId, update);
+      return this.policy.config(groupId);
+    });
+  }
+
+  /** The effective policies of a group (existing or not). */
+  policiesFor(groupId: string): PolicyConfig {
+    return this.policy.registry.effective(groupId);
+  }
+
+  brokerPolicies(): PolicyConfig {
+    return this.policy.registry.brokerPolicies();
+  }
+
+  /** The group's own policy settings, or null. */
+  groupPolicies(groupId: string): PolicyUpdate | null {
+    return this.policy.registry.groupOverride(groupId);
+  }
+
+  /**
+   * The draft's enableStaticMembership (membership-modes): from now on a JoinGroup without
+   * group.instance.id is refused. A timeout given also turns on its policy for the group.
+   */
+  enableStaticMembership(groupId: string, options: { registrationTimeoutMs?: number; expansionTimeoutMs?: number } = {}): MembershipChangeResult {
+    return this.run(() => this.guard(groupId, () => this.policy.enableStaticMembership(groupId, options)));
+  }
+
+  /** The draft's enableDynamicMembership (membership-modes): the instance map is dropped. */
+  enableDynamicMembership(groupId: string): MembershipChangeResult {
+    return this.run(() => this.guard(groupId, () => this.policy.enableDynamicMembership(groupId)));
+  }
+
+  /** The draft's forceStaticRebalance (membership-modes): one rebalance of a static group, now. */
+  forceStaticRebalance(groupId: string): MembershipChangeResult {
+    return this.run(() => this.guard(groupId, () => this.policy.forceStaticRebalance(groupId)));
+  }
+
+  /** The control plane's "force a rebalance", for any group, whatever the policies. */
+  forceRebalance(groupId: string, reason: string): ForceRebalanceResult {
+    return this.run(() => {
+      const group = this.groups.get(groupId);
+      if (!group || group.is('Dead')) {
+        return {
+          groupId,
+          errorCode: ErrorCode.GROUP_ID_NOT_FOUND,
+          error: 'GROUP_ID_NOT_FOUND',
+          rebalanced: false,
+          state: 'Dead',
+          generationId: -1,
+          message: `unknown group "${groupId}"`,
+        };
+      }
+      if (group.is('PreparingRebalance')) {
+        return {
+          groupId,
+          errorCode: ErrorCode.NONE,
+          error: null,
+          rebalanced: false,
+          state: group.state,
+          generationId: group.generationId,
+          message: 'a rebalance is already under way',
+        };
+      }
+      const generationId = group.generationId;
+      this.guard(groupId, () =>
+        this.engine.prepareRebalance(group, {
+          trigger: 'admin-forced',
+          memberId: null,
+          groupInstanceId: null,
+          clientReason: reason,
+          description: `Rebalance forced by the control plane; reason: ${reason}`,
+        }),
+      );
+      return { groupId, errorCode: ErrorCode.NONE, error: null, rebalanced: true, state: group.state, generationId, message: 'rebalance started' };
+    });
+  }
+
+  /**
+   * Removes members as Admin.removeMembersFromConsumerGroup does: one batch LeaveGroup naming them
+   * (static members by group.instance.id with MemberId "", others by member id), removal cause
+   * `admin`. With no ids given, every member (and every held member) goes. Per-member results.
+   */
+  removeMembers(groupId: string, ids: { memberIds?: string[]; groupInstanceIds?: string[] } = {}, reason = ADMIN_REMOVAL_REASON): RemoveMembersResult {
+    return this.run(() => {
+      const group = this.groups.get(groupId);
+      let identities = [
+        ...(ids.memberIds ?? []).map((memberId) => ({ memberId, groupInstanceId: null, reason })),
+        ...(ids.groupInstanceIds ?? []).map((groupInstanceId) => ({ memberId: '', groupInstanceId, reason })),
+      ];
+      if (identities.length === 0 && group) {
+        identities = [
+          ...group.allMembers().map((m) =>
+            m.groupInstanceId !== null ? { memberId: '', groupInstanceId: m.groupInstanceId, reason } : { memberId: m.memberId, groupInstanceId: null, reason },
+          ),
+          ...this.policy.heldStaticMembers(group).map((h) => ({ memberId: '', groupInstanceId: h.groupInstanceId, reason })),
+        ];
+      }
+      const res = this.guard(groupId, () => this.doLeaveGroup(groupId, identities, true));
+      return {
+        groupId,
+        errorCode: res.errorCode,
+        members: res.members.map((m) => ({ ...m, error: m.errorCode === ErrorCode.NONE ? null : errorName(m.errorCode) })),
+      };
+    });
+  }
+
+  /** Static members kept offline by registration-timeout, earliest first. */
+  offlineStaticMembers(groupId: string): OfflineStaticMember[] {
+    const group = this.groups.get(groupId);
+    return group ? this.policy.offlineStaticMembers(group) : [];
+  }
+
+  /** The control plane's read model of a group; null for an unknown group. */
+  describeGroupDetail(groupId: string): GroupDetail | null {
+    const group = this.groups.get(groupId);
+    if (!group) return null;
+    const selected = group.protocolName;
+    return {
+      groupId,
+      state: group.state,
+      generationId: group.generationId,
+      protocolType: group.protocolType,
+      protocolName: group.protocolName,
+      leaderId: group.leaderId,
+      members: group.allMembers().map((m) => {
+        const protocol = selected !== null && m.protocolNames.includes(selected) ? selected : m.protocolNames[0];
+        return {
+          memberId: m.memberId,
+          groupInstanceId: m.groupInstanceId,
+          clientId: m.clientId,
+          clientHost: m.clientHost,
+          sessionTimeoutMs: m.sessionTimeoutMs,
+          rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+          protocols: m.supportedProtocols.map((p) => ({ name: p.name, metadata: p.metadata })),
+          metadata: protocol !== undefined ? m.metadata(protocol) : EMPTY_BUFFER,
+          assignment: m.assignment,
+          isLeader: group.isLeader(m.memberId),
+          awaitingJoin: m.isAwaitingJoin,
+          awaitingSync: m.isAwaitingSync,
+          offlineSince: m.offlineSince,
+        };
+      }),
+      pendingMemberIds: group.pendingMemberIds(),
+      offlineStaticMembers: this.policy.offlineStaticMembers(group),
+      heldStaticMembers: this.policy.heldStaticMembers(group),
+      policies: this.policy.config(groupId),
+      groupPolicies: this.policy.registry.groupOverride(groupId),
+      mode: this.policy.modeOf(group),
+      modePinned: this.policy.modePinned(group),
+      rebalances: group.policy.rebalances.map((r) => ({ ...r })),
+    };
+  }
+
+  /** An admin operation must never leave a group half-changed: a broken invariant is reported. */
+  private guard<T>(groupId: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof GroupInvariantError) this.emit({ type: 'internal-error', groupId, message: e.message });
+      throw e;
+    }
+  }
+
+  // ==============================================================================================
   // Introspection and lifecycle
 
   /** The live group object, for tests and the control plane. Mutating it bypasses every rule. */
@@ -839,7 +1105,10 @@ export class GroupCoordinator {
     this.closed = true;
     this.cleanupTimer?.cancel();
     this.cleanupTimer = null;
-    for (const group of this.groups.values()) this.engine.cancelAllTimers(group);
+    for (const group of this.groups.values()) {
+      this.engine.cancelAllTimers(group);
+      this.policy.cancelTimers(group);
+    }
   }
 
   // ==============================================================================================
@@ -861,6 +1130,7 @@ export class GroupCoordinator {
 
   private dropGroup(group: ClassicGroup, cause: 'delete-groups' | 'offsets-expired'): void {
     this.engine.cancelAllTimers(group);
+    this.policy.cancelTimers(group);
     if (this.groups.get(group.groupId) === group) this.groups.delete(group.groupId);
     this.emit({ type: 'group-deleted', groupId: group.groupId, cause });
   }
@@ -873,7 +1143,10 @@ export class GroupCoordinator {
     operation: Extract<GroupEvent, { type: 'member-fenced' }>['operation'],
   ): number {
     const error = validateCurrentMember(group, memberId, groupInstanceId);
-    if (error === ErrorCode.FENCED_INSTANCE_ID) this.engine.fenced(group, memberId, groupInstanceId!, operation);
+    if (error === ErrorCode.FENCED_INSTANCE_ID) {
+      this.engine.fenced(group, memberId, groupInstanceId!, operation);
+      this.policy.onFenced(group, memberId, groupInstanceId!, operation);
+    }
     return error;
   }
 

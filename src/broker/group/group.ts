@@ -7,6 +7,7 @@
 import type { TimerHandle } from './clock.js';
 import { EMPTY_BUFFER, GroupMember, type JoinCallback, type JoinResult, type Protocol, type SyncResult } from './member.js';
 import { GroupOffsets } from './offsets.js';
+import { GroupPolicyState } from './policies/state.js';
 import { selectProtocol } from './protocol-selection.js';
 import type { DescribedGroupMember, GroupState } from './types.js';
 
@@ -55,6 +56,9 @@ export class ClassicGroup {
   subscribedTopics: ReadonlySet<string> | undefined = undefined;
 
   readonly offsets = new GroupOffsets();
+
+  /** What the draft policies keep for this group (policies/state.ts). */
+  readonly policy = new GroupPolicyState();
 
   // Outstanding delayed operations; rebalance.ts owns them.
   joinPhaseTimer: JoinPhaseTimer | null = null;
@@ -224,6 +228,17 @@ export class ClassicGroup {
   }
 
   /**
+   * membership-modes policy: forget every instance id (the map and the members' own), so the members
+   * carry on as dynamic members under their member ids. Returns the members that were static.
+   */
+  dropStaticMembership(): GroupMember[] {
+    const dropped = this.allMembers().filter((m) => m.groupInstanceId !== null);
+    for (const m of dropped) m.groupInstanceId = null;
+    this.staticMembers.clear();
+    return dropped;
+  }
+
+  /**
    * Gives a static member a new member id, keeping everything else. Any JoinGroup or SyncGroup still
    * parked under the old id belongs to a duplicate (or a dead incarnation) of the instance: it is
    * answered FENCED_INSTANCE_ID at once. Returns the member and which parked requests were fenced.
@@ -264,6 +279,10 @@ export class ClassicGroup {
     return this.pendingMembers.size;
   }
 
+  pendingMemberIds(): string[] {
+    return [...this.pendingMembers];
+  }
+
   // --- pending SyncGroup ---------------------------------------------------------------------------
 
   addPendingSyncMember(memberId: string): void {
@@ -294,9 +313,26 @@ export class ClassicGroup {
 
   // --- join phase ------------------------------------------------------------------------------------
 
-  /** Every member has rejoined and no MEMBER_ID_REQUIRED member is still expected. */
+  /**
+   * Every member has rejoined and no MEMBER_ID_REQUIRED member is still expected. Offline members
+   * (registration-timeout policy; there are none otherwise) are not waited for, but a join phase
+   * with nobody but offline members is not complete: it waits, as for absent static members.
+   */
   get hasAllMembersJoined(): boolean {
-    return this.members.size === this.numMembersAwaitingJoin && this.pendingMembers.size === 0;
+    const offline = this.numOffline;
+    if (offline > 0 && this.numMembersAwaitingJoin === 0) return false;
+    return this.members.size - offline === this.numMembersAwaitingJoin && this.pendingMembers.size === 0;
+  }
+
+  /** registration-timeout policy: members whose session expired but who keep their place. */
+  offlineMembers(): GroupMember[] {
+    return this.allMembers().filter((m) => m.offlineSince !== null);
+  }
+
+  private get numOffline(): number {
+    let n = 0;
+    for (const m of this.members.values()) if (m.offlineSince !== null && !m.isAwaitingJoin) n++;
+    return n;
   }
 
   notYetRejoinedMembers(): GroupMember[] {

@@ -16,6 +16,9 @@
 //   subscription.ts        consumer-protocol Subscription decoder (for GROUP_SUBSCRIBED_TO_TOPIC)
 //   clock.ts               Clock/Timers injection; FakeTimers for tests
 //   config.ts, errors.ts, events.ts, types.ts
+//   policies/              the draft policies (kip345-draft-errors, registration-timeout,
+//                          expansion-timeout, membership-modes, kip423-join-reasons), all off by
+//                          default; the contract with the control plane is policies/types.ts
 export { GroupCoordinator, shapeJoinResponse, type GroupCoordinatorOptions } from './coordinator.js';
 export { FakeTimers, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 export { ErrorCode, errorName } from './errors.js';
@@ -27,7 +30,7 @@ export {
   type GroupWriteCause,
   type SubscribedTopicsHook,
 } from './config.js';
-export type { GroupEvent, GroupEventListener, RebalanceTrigger, RemovalCause } from './events.js';
+export { isPolicyEvent, type GroupEvent, type GroupEventListener, type RebalanceTrigger, type RemovalCause } from './events.js';
 export { ClassicGroup } from './group.js';
 export { GroupMember } from './member.js';
 export {
@@ -38,3 +41,4 @@ export {
 } from './subscription.js';
 export { selectProtocol, scalaHashMapOrder } from './protocol-selection.js';
 export type * from './types.js';
+export * from './policies/index.js';

@@ -22,7 +22,8 @@ import {
   type JoinResult,
   type Protocol,
 } from './member.js';
-import { decideStaticReplacement, initialJoinDelay, nextInitialDelay } from './rules.js';
+import { classifyJoinReason } from './policies/join-reasons.js';
+import { decideStaticReplacement, initialJoinDelay, nextInitialDelay, type StaticReplacementDecision } from './rules.js';
 import { CONSUMER_PROTOCOL_TYPE } from './subscription.js';
 import type { GroupState } from './types.js';
 
@@ -38,7 +39,30 @@ export interface EngineContext {
   emit(event: GroupEventInput): void;
   /** Wrap a timer callback so it runs as a coordinator operation (queued deliveries, error capture). */
   onTimer(fn: () => void): () => void;
+  /** Where the draft policies (policies/runtime.ts) step in; absent hooks change nothing. */
+  readonly hooks?: EngineHooks;
 }
+
+/** Points where the draft policies step into the rebalance machinery. */
+export interface EngineHooks {
+  /** A (not new) member's session expired. Return true when a policy kept it (then nothing else happens). */
+  onSessionExpired?(group: ClassicGroup, member: GroupMember): boolean;
+  /** A rebalance is about to start (the group is still in its old state). */
+  beforePrepareRebalance?(group: ClassicGroup): void;
+  /** A member was taken out of the group, for any cause. */
+  onMemberRemoved?(group: ClassicGroup, member: GroupMember): void;
+}
+
+/** Triggers that mean a JoinGroup started the rebalance (its Reason is then worth classifying). */
+const JOIN_TRIGGERS: ReadonlySet<RebalanceTrigger> = new Set<RebalanceTrigger>([
+  'member-joined',
+  'member-metadata-changed',
+  'leader-rejoined',
+  'static-member-protocol-changed',
+  'static-member-replaced',
+  'topic-metadata-change',
+  'member-upgrade',
+]);
 
 /** Why a rebalance is being prepared (KIP-800 reason included); becomes the `rebalance-started` event. */
 export interface RebalanceCause {
@@ -86,6 +110,18 @@ export class RebalanceEngine {
     callback: JoinCallback,
     clientReason: string | null,
   ): void {
+    const member = this.addMember(group, params, callback, clientReason);
+    this.maybePrepareRebalance(group, {
+      trigger: 'member-joined',
+      memberId: member.memberId,
+      groupInstanceId: member.groupInstanceId,
+      clientReason,
+      description: `Adding new member ${member.memberId} with group instance id ${member.groupInstanceId ?? 'None'}; client reason: ${reasonText(clientReason)}`,
+    });
+  }
+
+  /** addMemberAndRebalance without the rebalance (expansion-timeout admits several, then rebalances once). */
+  addMember(group: ClassicGroup, params: NewMemberParams, callback: JoinCallback, clientReason: string | null): GroupMember {
     const member = new GroupMember(params);
     member.isNew = true;
     // Only during the very first rebalance of a group may new arrivals extend the initial delay.
@@ -104,13 +140,7 @@ export class RebalanceEngine {
     // Its session timeout cannot protect a member parked in its first JoinGroup (it cannot
     // heartbeat yet), so it gets the new-member join timeout instead.
     this.scheduleExpiration(group, member, this.ctx.config.newMemberJoinTimeoutMs);
-    this.maybePrepareRebalance(group, {
-      trigger: 'member-joined',
-      memberId: member.memberId,
-      groupInstanceId: member.groupInstanceId,
-      clientReason,
-      description: `Adding new member ${member.memberId} with group instance id ${member.groupInstanceId ?? 'None'}; client reason: ${reasonText(clientReason)}`,
-    });
+    return member;
   }
 
   /** A known member rejoins: take its new protocols/timeouts, park its join, maybe rebalance. */
@@ -143,6 +173,8 @@ export class RebalanceEngine {
     callback: JoinCallback,
     clientReason: string | null,
     supportSkippingAssignment: boolean,
+    /** A policy's decision, made before the replacement (kip423-join-reasons); else Kafka's. */
+    decisionOverride?: StaticReplacementDecision,
   ): void {
     const leaderBeforeReplacement = group.leaderId;
     const replaced = group.replaceStaticMember(
@@ -163,7 +195,7 @@ export class RebalanceEngine {
     const oldSessionTimeoutMs = member.sessionTimeoutMs;
     group.updateMember(member, protocols, rebalanceTimeoutMs, sessionTimeoutMs, callback);
 
-    const decision = decideStaticReplacement(group);
+    const decision = decisionOverride ?? decideStaticReplacement(group);
     switch (decision.action) {
       case 'keep-generation': {
         const error = this.storeGroup(group, 'static-member-replaced');
@@ -235,7 +267,9 @@ export class RebalanceEngine {
           description:
             decision.trigger === 'static-member-replaced'
               ? `Updating metadata for static member ${newMemberId} with instance id ${groupInstanceId}; client reason: ${reasonText(clientReason)}`
-              : `Group's selectedProtocol will change because static member ${newMemberId} with instance id ${groupInstanceId} joined with change of protocol; client reason: ${reasonText(clientReason)}`,
+              : decision.trigger === 'static-member-protocol-changed'
+                ? `Group's selectedProtocol will change because static member ${newMemberId} with instance id ${groupInstanceId} joined with change of protocol; client reason: ${reasonText(clientReason)}`
+                : `Static member ${newMemberId} with instance id ${groupInstanceId} rejoined (${decision.trigger}); client reason: ${reasonText(clientReason)}`,
         };
         if (decision.trigger === 'static-member-replaced') this.prepareRebalance(group, cause);
         else this.maybePrepareRebalance(group, cause);
@@ -250,6 +284,48 @@ export class RebalanceEngine {
     }
   }
 
+  /**
+   * Policies only (registration-timeout, kip345-draft-errors): a static member that was gone comes
+   * back with its own member id (an offline member, or a granted claim). Like a static member's
+   * return with MemberId "" (updateStaticMemberAndRebalance) but without a new id: in Stable, with the
+   * selected protocol unchanged, it gets the current generation back and no rebalance happens; it
+   * then fetches its old assignment with SyncGroup. Returns false (nothing done) in other states or
+   * when the selected protocol would change: the caller applies Kafka's known-member rules.
+   */
+  rejoinStaticInPlace(
+    group: ClassicGroup,
+    member: GroupMember,
+    protocols: Protocol[],
+    rebalanceTimeoutMs: number,
+    sessionTimeoutMs: number,
+    callback: JoinCallback,
+    supportSkippingAssignment: boolean,
+  ): boolean {
+    if (!group.is('Stable')) return false;
+    const oldProtocols = member.supportedProtocols;
+    const oldRebalanceTimeoutMs = member.rebalanceTimeoutMs;
+    const oldSessionTimeoutMs = member.sessionTimeoutMs;
+    group.updateMember(member, protocols, rebalanceTimeoutMs, sessionTimeoutMs, callback);
+    if (group.protocolName !== group.selectProtocol()) {
+      group.updateMember(member, oldProtocols, oldRebalanceTimeoutMs, oldSessionTimeoutMs, null);
+      return false;
+    }
+    const isLeader = group.isLeader(member.memberId);
+    group.maybeInvokeJoinCallback(member, {
+      errorCode: ErrorCode.NONE,
+      generationId: group.generationId,
+      protocolType: group.protocolType,
+      protocolName: group.protocolName,
+      leaderId: group.leaderId,
+      // As for a returning static leader (KIP-814): it leads, but must not run the assignor.
+      skipAssignment: isLeader && supportSkippingAssignment,
+      memberId: member.memberId,
+      members: isLeader ? group.currentMemberMetadata() : [],
+    });
+    this.completeAndScheduleNextHeartbeatExpiration(group, member);
+    return true;
+  }
+
   // --- starting a rebalance ----------------------------------------------------------------------
 
   maybePrepareRebalance(group: ClassicGroup, cause: RebalanceCause): void {
@@ -262,10 +338,22 @@ export class RebalanceEngine {
    * join phase ends when everyone has rejoined or after the group's rebalance timeout.
    */
   prepareRebalance(group: ClassicGroup, cause: RebalanceCause): void {
+    this.ctx.hooks?.beforePrepareRebalance?.(group);
     if (group.is('CompletingRebalance')) this.resetAndPropagateAssignmentError(group, ErrorCode.REBALANCE_IN_PROGRESS);
     this.removeSyncExpiration(group);
     const fromEmpty = group.is('Empty');
     const rebalanceTimeoutMs = group.rebalanceTimeoutMs;
+    const joinReason = JOIN_TRIGGERS.has(cause.trigger) ? classifyJoinReason(cause.clientReason).reason : null;
+    group.policy.recordRebalance({
+      at: this.now(),
+      generationId: group.generationId,
+      trigger: cause.trigger,
+      memberId: cause.memberId,
+      groupInstanceId: cause.groupInstanceId,
+      clientReason: cause.clientReason,
+      joinReason,
+      description: cause.description,
+    });
     this.ctx.emit({
       type: 'rebalance-started',
       groupId: group.groupId,
@@ -276,6 +364,7 @@ export class RebalanceEngine {
       clientReason: cause.clientReason,
       removalCause: cause.removalCause ?? null,
       description: cause.description,
+      joinReason,
     });
     this.transition(group, 'PreparingRebalance');
     if (fromEmpty) {
@@ -404,7 +493,8 @@ export class RebalanceEngine {
       group.maybeInvokeJoinCallback(member, result);
       this.completeAndScheduleNextHeartbeatExpiration(group, member);
       member.isNew = false;
-      group.addPendingSyncMember(member.memberId);
+      // An offline member (registration-timeout) cannot sync; it is not waited for.
+      if (member.offlineSince === null) group.addPendingSyncMember(member.memberId);
     }
     this.schedulePendingSync(group);
   }
@@ -473,7 +563,8 @@ export class RebalanceEngine {
    */
   private scheduleExpiration(group: ClassicGroup, member: GroupMember, timeoutMs: number): void {
     this.cancelHeartbeat(member);
-    if (member.hasSatisfiedHeartbeat) return;
+    // An offline member (registration-timeout) has no session deadline until it comes back.
+    if (member.hasSatisfiedHeartbeat || member.offlineSince !== null) return;
     const memberId = member.memberId;
     const timer = this.ctx.timers.schedule(
       timeoutMs,
@@ -495,6 +586,7 @@ export class RebalanceEngine {
     if (group.is('Dead') || !group.has(memberId)) return;
     const member = group.get(memberId);
     if (member.hasSatisfiedHeartbeat) return;
+    if (!member.isNew && this.ctx.hooks?.onSessionExpired?.(group, member)) return;
     this.removeMemberAndUpdateGroup(group, member, member.isNew ? 'join-timeout' : 'session-timeout', null);
   }
 
@@ -668,6 +760,7 @@ export class RebalanceEngine {
   }
 
   removed(group: ClassicGroup, member: GroupMember, cause: RemovalCause, clientReason: string | null): void {
+    this.ctx.hooks?.onMemberRemoved?.(group, member);
     this.ctx.emit({
       type: 'member-removed',
       groupId: group.groupId,

@@ -49,8 +49,9 @@ export type KnownMemberJoinDecision =
   | { action: 'await-join-phase' }
   /** Update the member and start a rebalance. */
   | { action: 'rebalance'; trigger: RebalanceTrigger }
-  /** Nothing changed: answer with the current generation at once (members only for the leader). */
-  | { action: 'return-current-generation'; includeMembers: boolean }
+  /** Nothing changed: answer with the current generation at once (members only for the leader).
+   *  `skipAssignment` (JoinGroup v9+): only policies set it, for a leader that must not reassign. */
+  | { action: 'return-current-generation'; includeMembers: boolean; skipAssignment?: boolean }
   | { action: 'error'; errorCode: number };
 
 export function decideKnownMemberJoin(

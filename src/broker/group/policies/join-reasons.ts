@@ -1,0 +1,163 @@
+// kip423-join-reasons: reading a JoinGroup's KIP-800 `Reason` (v8+) as the KIP-423 draft's
+// JoinReason enum, and the draft's rules for a Stable group.
+//
+// The draft (KIP-423, "Add JoinReason to Consumer Join Group Protocol", never adopted) proposed
+//   RESTART("restart")                      join request from a restarted / newly started consumer
+//                                           (first named BLIND("blind"))
+//   TOPIC_METADATA_CHANGE("topic_metadata_change")   the topic metadata changed (must be from the leader)
+//   UPGRADE("upgrade")                      the client is doing an upgrade that requires a rebalance
+// and: a member joining with a known identity (member id or group.instance.id) and reason RESTART
+// does not make a Stable group rebalance; only TOPIC_METADATA_CHANGE from the leader does; a join with
+// an unknown member id still rebalances. Kafka instead shipped KIP-800: a free-form, log-only Reason.
+//
+// Besides the draft's keywords, the standard reason strings of the Java client (Kafka 3.9,
+// AbstractCoordinator / ConsumerCoordinator / ClassicKafkaConsumer / WorkerCoordinator) are
+// classified; see JAVA_CLIENT_REASONS.
+
+import type { JoinReasonName } from './types.js';
+
+export interface JoinReasonClassification {
+  reason: JoinReasonName;
+  /** Where the classification came from. */
+  source: 'draft-keyword' | 'java-client' | 'none';
+  /** The table row that matched (the keyword or the Java client's string), for events and docs. */
+  matched: string | null;
+}
+
+/** The draft's keywords, case-insensitive, whole reason (trimmed). */
+export const DRAFT_KEYWORDS: Readonly<Record<string, JoinReasonName>> = {
+  restart: 'restart',
+  blind: 'restart',
+  blindrestart: 'restart',
+  topic_metadata_change: 'topic_metadata_change',
+  upgrade: 'upgrade',
+};
+
+/**
+ * The Java client's own reasons (Kafka 3.9) and what each means in the draft's terms. `prefix`
+ * rows match the start of the reason (the rest is a member id, an error, a class name...).
+ * Only two of them carry the draft's meaning; every other one is `unknown` (Kafka's rules apply).
+ */
+export const JAVA_CLIENT_REASONS: ReadonlyArray<{
+  text: string;
+  match: 'exact' | 'prefix';
+  reason: JoinReasonName;
+  where: string;
+  why: string;
+}> = [
+  {
+    text: '',
+    match: 'exact',
+    reason: 'restart',
+    where: 'AbstractCoordinator.rejoinReason (initial value)',
+    why: 'the first JoinGroup of a consumer since it started: the draft\'s "newly started consumer"',
+  },
+  {
+    text: 'need to re-join with the given member-id: ',
+    match: 'prefix',
+    reason: 'restart',
+    where: 'AbstractCoordinator.JoinGroupResponseHandler (MEMBER_ID_REQUIRED)',
+    why: 'second step of a starting consumer\'s KIP-394 join',
+  },
+  {
+    text: 'cached metadata has changed',
+    match: 'exact',
+    reason: 'topic_metadata_change',
+    where: 'ConsumerCoordinator.rejoinNeededOrPending',
+    why: 'only the leader keeps an assignment snapshot, so only the leader sends it: the draft\'s TOPIC_METADATA_CHANGE',
+  },
+  {
+    text: 'subscription has changed',
+    match: 'exact',
+    reason: 'unknown',
+    where: 'ConsumerCoordinator.rejoinNeededOrPending',
+    why: 'a protocol (metadata) change, which rebalances anyway',
+  },
+  {
+    text: 'rebalance enforced by user',
+    match: 'exact',
+    reason: 'unknown',
+    where: 'ClassicKafkaConsumer.DEFAULT_REASON (enforceRebalance())',
+    why: 'no draft counterpart; Kafka\'s rules (a leader rejoin rebalances)',
+  },
+  {
+    text: 'group is already rebalancing',
+    match: 'exact',
+    reason: 'unknown',
+    where: 'AbstractCoordinator.HeartbeatResponseHandler (REBALANCE_IN_PROGRESS)',
+    why: 'rejoining a rebalance already under way',
+  },
+  {
+    text: 'offset commit failed since group is already rebalancing',
+    match: 'exact',
+    reason: 'unknown',
+    where: 'ConsumerCoordinator.OffsetCommitResponseHandler',
+    why: 'rejoining a rebalance already under way',
+  },
+  {
+    text: 'encountered ',
+    match: 'prefix',
+    reason: 'unknown',
+    where: 'AbstractCoordinator.resetStateOnResponseError ("encountered <ERROR> from <API> response")',
+    why: 'error recovery; the member id is usually reset, so it joins as an unknown member',
+  },
+  {
+    text: 'rebalance failed due to ',
+    match: 'prefix',
+    reason: 'unknown',
+    where: 'AbstractCoordinator.joinGroupIfNeeded',
+    why: 'error recovery',
+  },
+  {
+    text: 'rebalance failed since the generation/state was modified by heartbeat thread',
+    match: 'prefix',
+    reason: 'unknown',
+    where: 'AbstractCoordinator.joinGroupIfNeeded',
+    why: 'error recovery',
+  },
+  {
+    text: 'consumer pro-actively leaving the group',
+    match: 'exact',
+    reason: 'unknown',
+    where: 'AbstractCoordinator.resetGenerationOnLeaveGroup',
+    why: 'a dynamic member rejoining after LeaveGroup (unknown member id)',
+  },
+  {
+    text: 'received assignment does not match the current subscription',
+    match: 'exact',
+    reason: 'unknown',
+    where: 'ConsumerCoordinator.onJoinComplete',
+    why: 'a subscription change',
+  },
+  {
+    text: 'need to revoke partitions and re-join',
+    match: 'exact',
+    reason: 'unknown',
+    where: 'ConsumerCoordinator.onJoinComplete (cooperative protocol)',
+    why: 'the cooperative second round; owned partitions changed, so the metadata changed',
+  },
+  {
+    text: 'connect worker requested rejoin',
+    match: 'exact',
+    reason: 'unknown',
+    where: 'WorkerGroupMember.requestRejoin (Kafka Connect)',
+    why: 'no draft counterpart',
+  },
+];
+
+/**
+ * Reads a JoinGroup's Reason. `reason` is what the coordinator saw: null below v8 (the field does not
+ * exist) or when the client sent null. Case-insensitive; surrounding blanks ignored.
+ */
+export function classifyJoinReason(reason: string | null | undefined): JoinReasonClassification {
+  if (reason === null || reason === undefined) return { reason: 'unknown', source: 'none', matched: null };
+  const text = reason.trim().toLowerCase();
+  const keyword = DRAFT_KEYWORDS[text];
+  if (keyword !== undefined) return { reason: keyword, source: 'draft-keyword', matched: text };
+  for (const row of JAVA_CLIENT_REASONS) {
+    if (row.match === 'exact' ? text === row.text : text.startsWith(row.text)) {
+      return { reason: row.reason, source: 'java-client', matched: row.text };
+    }
+  }
+  return { reason: 'unknown', source: 'none', matched: null };
+}
