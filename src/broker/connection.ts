@@ -6,6 +6,7 @@
 // meantime). That keeps responses in request order even when a handler waits (JoinGroup, a
 // Fetch long poll) and gives pipelined requests the same semantics as on a real broker.
 import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   apiByKey,
   decodeRequest,
@@ -18,7 +19,7 @@ import {
   type RequestHeaderInfo,
 } from '../codec/index.js';
 import type { Broker } from './broker.js';
-import { NO_RESPONSE, type RequestContext } from './handlers/types.js';
+import { NO_RESPONSE, type ApiHandler, type RequestContext } from './handlers/types.js';
 
 /** Frames parsed but not yet handled: beyond this, reading pauses until the queue drains. */
 const MAX_QUEUED_FRAMES = 64;
@@ -30,6 +31,39 @@ export interface ConnectionInfo {
   /** Set by ApiVersions v3+ (KIP-511). */
   clientSoftwareName?: string;
   clientSoftwareVersion?: string;
+  /** The client id of the latest request (header ClientId). */
+  clientId?: string | null;
+}
+
+/** What the control plane does to one request (fault injection). */
+export interface RequestFault {
+  /** Added latency: wait this long before the request is answered. */
+  delayMs: number;
+  /** An injected error: answer with this instead of running the handler. */
+  respond?: (request: unknown, apiVersion: number) => unknown;
+}
+
+/** Installed by the control plane. Connections call `intercept` only while `armed` is true, so
+ *  without injected faults a request costs one more property read and boolean check. */
+export interface RequestInterceptor {
+  readonly armed: boolean;
+  intercept(apiKey: number, connection: ConnectionInfo): RequestFault | undefined;
+}
+
+export interface ConnectionHooks {
+  interceptor: RequestInterceptor | undefined;
+}
+
+const HOOKS = new WeakMap<Broker, ConnectionHooks>();
+
+/** The hooks every connection of `broker` consults (created on first use, shared by all). */
+export function connectionHooks(broker: Broker): ConnectionHooks {
+  let hooks = HOOKS.get(broker);
+  if (hooks === undefined) {
+    hooks = { interceptor: undefined };
+    HOOKS.set(broker, hooks);
+  }
+  return hooks;
 }
 
 export class Connection {
@@ -40,13 +74,15 @@ export class Connection {
   private busy = false;
   private closed = false;
   private idleTimer: NodeJS.Timeout | undefined;
+  private readonly hooks: ConnectionHooks;
 
   constructor(
     private readonly broker: Broker,
     private readonly socket: Socket,
     id: number,
   ) {
-    this.info = { id, clientHost: socket.remoteAddress ?? 'unknown', clientPort: socket.remotePort ?? 0 };
+    this.info = { id, clientHost: socket.remoteAddress ?? 'unknown', clientPort: socket.remotePort ?? 0, clientId: null };
+    this.hooks = connectionHooks(broker);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => this.close('socket error'));
@@ -208,12 +244,26 @@ export class Connection {
       receivedAt: performance.now(),
     };
     this.broker.stats.requests++;
+    this.info.clientId = decoded.header.clientId;
+    const interceptor = this.hooks.interceptor;
+    if (interceptor !== undefined && interceptor.armed) {
+      const fault = interceptor.intercept(header.apiKey, this.info);
+      if (fault !== undefined) return this.handleFaulted(ctx, served, decoded.body, fault);
+    }
     const result = served.handle(ctx, decoded.body as never);
     if (result instanceof Promise) {
       return result.then((res) => this.respond(ctx, decoded.body, res));
     }
     this.respond(ctx, decoded.body, result);
     return undefined;
+  }
+
+  /** A request the control plane delays and/or answers with an injected error. */
+  private async handleFaulted(ctx: RequestContext, served: ApiHandler, request: unknown, fault: RequestFault): Promise<void> {
+    if (fault.delayMs > 0) await sleep(fault.delayMs, undefined, { ref: false });
+    if (this.closed) return;
+    const response = fault.respond ? fault.respond(request, ctx.apiVersion) : await served.handle(ctx, request as never);
+    this.respond(ctx, request, response);
   }
 
   private respond(ctx: RequestContext, request: unknown, response: unknown): void {

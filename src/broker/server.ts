@@ -4,6 +4,8 @@ import { createServer, type Server } from 'node:net';
 import type { Logger } from 'pino';
 import { Broker } from './broker.js';
 import { resolveConfig, type BrokerConfig } from './config.js';
+import { ControlPlane } from './control/model.js';
+import { startAdminServer, type AdminServer } from './control/http.js';
 
 export interface KmockOptions extends Partial<BrokerConfig> {
   /** A pino logger to use instead of the default (which is silent for the programmatic API). */
@@ -16,6 +18,11 @@ export interface Kmock {
   readonly host: string;
   readonly port: number;
   readonly broker: Broker;
+  /** The control plane (read groups/topics, set policies, inject faults, watch events). */
+  readonly control: ControlPlane;
+  /** The admin HTTP API's bound port and base URL, when `adminPort` was set. */
+  readonly adminPort: number | undefined;
+  readonly adminUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -27,6 +34,7 @@ export async function startKmock(options: KmockOptions = {}): Promise<Kmock> {
   const { logger, ...overrides } = options;
   const config = resolveConfig({ port: 0, logLevel: 'silent', ...overrides });
   const broker = new Broker(config, logger);
+  const control = new ControlPlane(broker);
   const server: Server = createServer({ noDelay: true }, (socket) => broker.accept(socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -41,17 +49,33 @@ export async function startKmock(options: KmockOptions = {}): Promise<Kmock> {
   // With an ephemeral port, advertise the one actually bound.
   if (config.advertisedPort === undefined) broker.advertisedPort = port;
   const host = config.host;
+  let admin: AdminServer | undefined;
+  if (config.adminPort !== undefined) {
+    try {
+      admin = await startAdminServer(control, config.adminPort);
+    } catch (e) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      broker.shutdown();
+      throw e;
+    }
+  }
   let closing: Promise<void> | undefined;
   return {
     bootstrapServers: `${broker.advertisedHost}:${broker.advertisedPort}`,
     host,
     port,
     broker,
+    control,
+    adminPort: admin?.port,
+    adminUrl: admin?.url,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        broker.shutdown();
-      });
+      closing ??= Promise.all([
+        admin?.close(),
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          broker.shutdown();
+        }),
+      ]).then(() => undefined);
       return closing;
     },
   };

@@ -1,11 +1,13 @@
 // The `kmock` command line: dispatches to the sub-commands.
 import { codecCommand, UsageError, type Io } from './codec.js';
+import { adminCommand } from './admin.js';
 import { startCommand } from './start.js';
 
 const USAGE = `kmock: a Kafka mock broker and wire-protocol codec
 
 usage:
-  kmock start [--host H] [--port P] [--config FILE] [--set KEY=VALUE]... [--trace]
+  kmock start [--host H] [--port P] [--config FILE] [--set KEY=VALUE]... [--trace] [--admin-port P]
+  kmock admin [--url http://127.0.0.1:PORT] COMMAND ...   (kmock admin --help lists the commands)
   kmock codec decode [--response --api-key K --api-version V] HEX|-
   kmock codec encode [--response] < frame.json`;
 
@@ -30,6 +32,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         return await startCommand(rest, io);
       case 'codec':
         return await codecCommand(rest, io);
+      case 'admin':
+        return await adminCommand(rest, io);
       case undefined:
       case '-h':
       case '--help':

@@ -18,6 +18,7 @@ export const START_USAGE = `usage: kmock start [options]
   --config FILE               Kafka-style properties file (key=value)
   --set KEY=VALUE             any setting by its Kafka name, repeatable
   --trace                     log every request and response, decoded, as JSON lines
+  --admin-port P              serve the control plane's HTTP API on 127.0.0.1:P (0 = any free port)
   --log-level L               silent|error|warn|info|debug (default info)`;
 
 export async function startCommand(argv: string[], io: Io, signals: NodeJS.EventEmitter = process): Promise<number> {
@@ -36,6 +37,7 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
       set: { type: 'string', multiple: true },
       trace: { type: 'boolean' },
       'log-level': { type: 'string' },
+      'admin-port': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -64,6 +66,11 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
   }
   if (values.trace) config.trace = true;
   if (values['log-level'] !== undefined) config.logLevel = values['log-level'];
+  if (values['admin-port'] !== undefined) {
+    const p = values['admin-port'];
+    if (!/^\d+$/.test(p) || Number(p) > 65535) throw new UsageError(`--admin-port must be a port number (0-65535), got "${p}"`);
+    config.adminPort = Number(p);
+  }
 
   const logger = pino({ level: config.logLevel, base: undefined }, pino.destination({ dest: 1, sync: true }));
   const kmock = await startKmock({ ...config, logger });
@@ -77,6 +84,10 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
     signals.once('SIGTERM', () => stop('SIGTERM'));
   });
   io.stdout(`listening on ${kmock.host}:${kmock.port}\n`);
-  logger.info({ host: kmock.host, port: kmock.port, advertised: kmock.bootstrapServers, nodeId: config.nodeId }, 'kmock started');
+  if (kmock.adminUrl !== undefined) io.stdout(`admin API on ${kmock.adminUrl}\n`);
+  logger.info(
+    { host: kmock.host, port: kmock.port, advertised: kmock.bootstrapServers, nodeId: config.nodeId, admin: kmock.adminUrl },
+    'kmock started',
+  );
   return stopped;
 }

@@ -1,0 +1,184 @@
+// The answer to a request whose error was injected by the control plane: the API's own response,
+// built from the request, with every `ErrorCode` field set to the injected code. It is what
+// Kafka's `AbstractRequest.getErrorResponse` builds (ProduceRequest, FetchRequest, ... each mirror
+// their request's topics/partitions/groups and put the error on every one) and what librdkafka's
+// mock broker sends for `rd_kafka_mock_push_request_errors`, but derived generically from the
+// message schemas instead of one hand-written function per API:
+//
+//  * every `errorCode` field valid at the version (top level, per topic, partition, group, member,
+//    coordinator key, resource) gets the code;
+//  * a response array whose elements carry an error code somewhere (Produce `Responses[]`,
+//    `PartitionResponses[]`, OffsetFetch `Groups[]`, DescribeGroups `Groups[]`, ...) gets one
+//    element per element of the matching request array, with the identifying fields copied over
+//    (topic name/id, partition index, group id, member id, instance id, coordinator key, resource
+//    type/name);
+//  * arrays without error codes (Metadata brokers, JoinGroup members, ApiVersions keys, ...) stay
+//    empty and all other fields keep their schema defaults;
+//  * Produce with acks=0 gets no response at all, as Kafka never answers it.
+import { inRange, type FieldSchema, type StructSchema } from '../../codec/primitives/schema.js';
+import { apiByKey } from '../../codec/index.js';
+import { NO_RESPONSE } from '../handlers/types.js';
+
+/** Response fields that identify an element (copied from the request), with the request field
+ *  names they may be called there. */
+const KEY_FIELDS: Record<string, readonly string[]> = {
+  name: ['name', 'topic'],
+  topic: ['topic', 'name'],
+  topicId: ['topicId'],
+  partitionIndex: ['partitionIndex', 'partition', 'index'],
+  partition: ['partition', 'partitionIndex', 'index'],
+  index: ['index', 'partitionIndex', 'partition'],
+  groupId: ['groupId'],
+  memberId: ['memberId'],
+  groupInstanceId: ['groupInstanceId'],
+  key: ['key'],
+  resourceType: ['resourceType'],
+  resourceName: ['resourceName'],
+  transactionalId: ['transactionalId'],
+};
+
+/** Offsets, ids and epochs that Kafka's error responses set to "none" (-1: INVALID_OFFSET,
+ *  INVALID_HIGH_WATERMARK, INVALID_LOW_WATERMARK, NO_PRODUCER_ID/EPOCH, Node.noNode()) where the
+ *  schema's default is 0. */
+const NONE_FIELDS = new Set([
+  'baseOffset',
+  'highWatermark',
+  'lastStableOffset',
+  'logStartOffset',
+  'lowWatermark',
+  'committedOffset',
+  'offset',
+  'producerId',
+  'producerEpoch',
+  'nodeId',
+  'port',
+]);
+
+type Obj = Record<string, unknown>;
+
+/**
+ * The error response to `request` (API `apiKey` at `version`), with every error code set to
+ * `errorCode`; NO_RESPONSE for a Produce with acks=0.
+ */
+export function buildErrorResponse(apiKey: number, version: number, request: unknown, errorCode: number): unknown {
+  const api = apiByKey(apiKey);
+  if (api === undefined) throw new Error(`no schema for API key ${apiKey}`);
+  if (apiKey === 0 && (request as { acks?: number }).acks === 0) return NO_RESPONSE;
+  return fill(api.response.schema, api.request.schema, request as Obj, version, errorCode, false);
+}
+
+function fill(
+  schema: StructSchema,
+  reqSchema: StructSchema | undefined,
+  req: Obj | undefined,
+  version: number,
+  errorCode: number,
+  copyKeys: boolean,
+): Obj {
+  const out = schema.create() as Obj;
+  for (const f of schema.fields) {
+    if (!inRange(version, f.versions)) continue;
+    if (f.name === 'errorCode' && !f.array && f.type === 'int16') {
+      out[f.name] = errorCode;
+      continue;
+    }
+    if (f.type === 'struct' && f.struct !== undefined) {
+      if (!hasErrorCode(f.struct, version)) continue;
+      if (f.array) {
+        const source = reqSchema && req ? matchingArray(f, reqSchema, req, version) : undefined;
+        out[f.name] = source ? mirror(f.struct, source, version, errorCode) : [];
+      } else {
+        const sub = reqSchema?.fields.find((r) => r.name === f.name && r.struct && !r.array && inRange(version, r.versions));
+        out[f.name] = fill(f.struct, sub?.struct, sub ? (req?.[sub.name] as Obj | undefined) : undefined, version, errorCode, false);
+      }
+      continue;
+    }
+    if (NONE_FIELDS.has(f.name) && !f.array) {
+      if (f.type === 'int64') out[f.name] = -1n;
+      else if (f.type === 'int32' || f.type === 'int16') out[f.name] = -1;
+      continue;
+    }
+    if (copyKeys && req && reqSchema && !f.array && f.name in KEY_FIELDS) {
+      const from = reqSchema.fields.find(
+        (r) => KEY_FIELDS[f.name]!.includes(r.name) && !r.array && r.type === f.type && inRange(version, r.versions),
+      );
+      if (from && req[from.name] !== undefined) out[f.name] = req[from.name];
+    }
+  }
+  return out;
+}
+
+/** One response element per request element. */
+function mirror(schema: StructSchema, source: { field: FieldSchema; values: unknown[] }, version: number, errorCode: number): Obj[] {
+  const { field, values } = source;
+  if (field.type === 'struct' && field.struct) {
+    return values.map((v) => fill(schema, field.struct, v as Obj, version, errorCode, true));
+  }
+  // A request array of plain values (group ids, topic names, coordinator keys, partition indexes):
+  // each value fills the element's first identifying field of the same type.
+  const key = schema.fields.find((f) => f.name in KEY_FIELDS && !f.array && f.type === field.type && inRange(version, f.versions));
+  return values.map((v) => {
+    const el = fill(schema, undefined, undefined, version, errorCode, false);
+    if (key) el[key.name] = v;
+    return el;
+  });
+}
+
+/** The request array a response array mirrors: same name, else the one whose elements share the
+ *  most identifying fields (ties: the first declared, e.g. Fetch `Topics` before `ForgottenTopicsData`). */
+function matchingArray(
+  resp: FieldSchema,
+  reqSchema: StructSchema,
+  req: Obj,
+  version: number,
+): { field: FieldSchema; values: unknown[] } | undefined {
+  const candidates = reqSchema.fields.filter((r) => r.array && inRange(version, r.versions) && Array.isArray(req[r.name]));
+  if (candidates.length === 0) return undefined;
+  let best = candidates.find((r) => r.name === resp.name);
+  if (!best) {
+    let bestScore = -1;
+    for (const c of candidates) {
+      const s = similarity(resp.struct!, c, version);
+      if (s > bestScore) {
+        best = c;
+        bestScore = s;
+      }
+    }
+    if (bestScore <= 0) return undefined;
+  }
+  return { field: best!, values: req[best!.name] as unknown[] };
+}
+
+function similarity(resp: StructSchema, req: FieldSchema, version: number): number {
+  const keys = resp.fields.filter((f) => f.name in KEY_FIELDS && !f.array && inRange(version, f.versions));
+  if (req.type !== 'struct' || !req.struct) return keys.some((k) => k.type === req.type) ? 1 : 0;
+  let score = 0;
+  for (const k of keys) {
+    if (req.struct.fields.some((r) => KEY_FIELDS[k.name]!.includes(r.name) && r.type === k.type && inRange(version, r.versions))) score++;
+  }
+  // Nested arrays that also mirror (topics → partitions) count too.
+  for (const f of resp.fields) {
+    if (f.array && f.struct && inRange(version, f.versions) && req.struct.fields.some((r) => r.array && inRange(version, r.versions))) {
+      score++;
+      break;
+    }
+  }
+  return score;
+}
+
+const errorCodeCache = new WeakMap<StructSchema, Map<number, boolean>>();
+
+/** Does the struct (or anything nested in it) carry an error code at this version? */
+function hasErrorCode(schema: StructSchema, version: number): boolean {
+  let byVersion = errorCodeCache.get(schema);
+  if (!byVersion) errorCodeCache.set(schema, (byVersion = new Map()));
+  const known = byVersion.get(version);
+  if (known !== undefined) return known;
+  const result = schema.fields.some(
+    (f) =>
+      inRange(version, f.versions) &&
+      ((f.name === 'errorCode' && f.type === 'int16') || (f.type === 'struct' && f.struct !== undefined && hasErrorCode(f.struct, version))),
+  );
+  byVersion.set(version, result);
+  return result;
+}

@@ -1,0 +1,265 @@
+// The control plane over HTTP: a small JSON API on 127.0.0.1:<adminPort> (opt-in, `--admin-port`),
+// plus server-sent events for group events. Every route calls one ControlPlane method; errors come
+// back as `{"error": "..."}` with the ControlError's status (4xx), unknown routes as 404.
+//
+// It listens on the loopback interface only. Browsers are kept out: a request whose Host is not a
+// loopback name (DNS rebinding) or that carries a foreign Origin (a web page) is refused with 403.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GroupEvent } from '../group/index.js';
+import { ControlError, badRequest, notFound } from './errors.js';
+import type { ControlPlane } from './model.js';
+import { objectBody, onlyFields } from './validate.js';
+
+/** Largest request body accepted. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** SSE comment line sent this often so proxies and clients see the stream is alive. */
+const SSE_KEEPALIVE_MS = 15_000;
+
+type Handler = (p: { params: string[]; body: unknown; query: URLSearchParams }) => unknown;
+
+interface Route {
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE';
+  /** Path segments; ":" marks a parameter. */
+  path: string[];
+  handler: Handler;
+}
+
+export interface AdminServer {
+  readonly host: string;
+  readonly port: number;
+  /** "http://127.0.0.1:PORT" */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The routes, as a table (also the API reference: docs/control-plane.md mirrors it). */
+export function adminRoutes(control: ControlPlane): Route[] {
+  const r = (method: Route['method'], path: string, handler: Handler): Route => ({
+    method,
+    path: path.split('/').filter((s) => s !== ''),
+    handler,
+  });
+  const noFields = (body: unknown, what: string, allowed: string[] = []): Record<string, unknown> => {
+    const o = objectBody(body, what);
+    onlyFields(o, allowed, what);
+    return o;
+  };
+  return [
+    r('GET', '/groups', () => control.groups()),
+    r('GET', '/groups/:id', ({ params }) => control.group(params[0])),
+    r('GET', '/groups/:id/policies', ({ params }) => control.groupPolicies(params[0])),
+    r('PUT', '/groups/:id/policies', ({ params, body }) => {
+      if (body === undefined) throw badRequest('body must be a policy update object, or null to clear the group\'s own policies');
+      return control.setGroupPolicies(params[0], body);
+    }),
+    r('DELETE', '/groups/:id/policies', ({ params }) => control.setGroupPolicies(params[0], null)),
+    r('POST', '/groups/:id/rebalance', ({ params, body }) => control.forceRebalance(params[0], noFields(body, 'body', ['reason']).reason)),
+    r('POST', '/groups/:id/members/remove', ({ params, body }) => control.removeMembers(params[0], body ?? {})),
+    r('POST', '/groups/:id/static-membership', ({ params, body }) => control.enableStaticMembership(params[0], body)),
+    r('POST', '/groups/:id/dynamic-membership', ({ params, body }) => {
+      noFields(body, 'body');
+      return control.enableDynamicMembership(params[0]);
+    }),
+    r('POST', '/groups/:id/force-static-rebalance', ({ params, body }) => {
+      noFields(body, 'body');
+      return control.forceStaticRebalance(params[0]);
+    }),
+    r('GET', '/topics', () => control.topics()),
+    r('GET', '/policies', () => control.policies()),
+    r('PUT', '/policies', ({ body }) => control.setBrokerPolicies(body)),
+    r('GET', '/faults', () => control.faultsView()),
+    r('POST', '/faults/errors', ({ body }) => control.injectErrors(body)),
+    r('POST', '/faults/latency', ({ body }) => control.setLatency(body)),
+    r('DELETE', '/faults', ({ body }) => {
+      noFields(body, 'body');
+      return control.clearFaults();
+    }),
+    r('GET', '/connections', () => control.connections()),
+    r('POST', '/connections/drop', ({ body }) => control.dropConnections(body)),
+  ];
+}
+
+/** Starts the admin API on host:port (port 0 = any free port). */
+export async function startAdminServer(control: ControlPlane, port: number, host = '127.0.0.1'): Promise<AdminServer> {
+  const routes = adminRoutes(control);
+  const streams = new Set<ServerResponse>();
+  const server: Server = createServer((req, res) => {
+    handle(control, routes, streams, req, res).catch((e) => {
+      control.broker.log.error({ err: String((e as Error)?.stack ?? e) }, 'admin API request failed');
+      if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (err) => control.broker.log.error({ err: String(err) }, 'admin API server error'));
+  const bound = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    host,
+    port: bound,
+    url: `http://${host}:${bound}`,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const s of streams) s.end();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+async function handle(
+  control: ControlPlane,
+  routes: Route[],
+  streams: Set<ServerResponse>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  try {
+    if (!trustedCaller(req)) throw new ControlError(403, 'refused: the admin API only serves local, non-browser clients');
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const segments = url.pathname.split('/').filter((s) => s !== '');
+    let params: string[];
+    try {
+      params = segments.map((s) => decodeURIComponent(s));
+    } catch {
+      throw badRequest('malformed percent-encoding in the path');
+    }
+    if (req.method === 'GET' && params.length === 1 && params[0] === 'events') {
+      return streamEvents(control, streams, req, res, url.searchParams);
+    }
+    const matches = routes.filter((r) => matchPath(r.path, params) !== undefined);
+    if (matches.length === 0) throw notFound(`no route ${req.method} ${url.pathname}`);
+    const route = matches.find((r) => r.method === req.method);
+    if (!route) {
+      const allow = [...new Set(matches.map((r) => r.method))].join(', ');
+      res.setHeader('allow', allow);
+      throw new ControlError(405, `${req.method} not allowed on ${url.pathname} (allowed: ${allow})`);
+    }
+    const body = await readJsonBody(req);
+    const result = route.handler({ params: matchPath(route.path, params)!, body, query: url.searchParams });
+    sendJson(res, 200, result ?? null);
+  } catch (e) {
+    if (e instanceof ControlError) {
+      if (e.status === 413) {
+        // The rest of the body is not read: answer, then drop the connection.
+        res.setHeader('connection', 'close');
+        res.once('finish', () => req.destroy());
+      }
+      sendJson(res, e.status, { error: e.message, ...e.details });
+      return;
+    }
+    throw e;
+  }
+}
+
+/** The parameters of `path` matched against `segments`, or undefined. */
+function matchPath(path: string[], segments: string[]): string[] | undefined {
+  if (path.length !== segments.length) return undefined;
+  const params: string[] = [];
+  for (let i = 0; i < path.length; i++) {
+    if (path[i]!.startsWith(':')) params.push(segments[i]!);
+    else if (path[i] !== segments[i]) return undefined;
+  }
+  return params;
+}
+
+const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
+
+/** Loopback Host (no DNS rebinding) and no foreign Origin (no web page driving the broker). */
+function trustedCaller(req: IncomingMessage): boolean {
+  const host = req.headers.host;
+  if (host !== undefined && !LOOPBACK_HOST.test(host)) return false;
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== 'null') {
+    try {
+      if (!LOOPBACK_HOST.test(new URL(origin).host)) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The JSON body, or undefined when there is none. Bigger than MAX_BODY_BYTES → 413. */
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) throw new ControlError(413, `request body larger than ${MAX_BODY_BYTES} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new ControlError(413, `request body larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw badRequest(`body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const text = JSON.stringify(value, jsonReplacer) + '\n';
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+/** bigint → number when exact, else string; Buffer → base64. */
+export function jsonReplacer(this: unknown, _key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (value !== null && typeof value === 'object' && (value as { type?: unknown }).type === 'Buffer' && Array.isArray((value as { data?: unknown }).data)) {
+    return Buffer.from((value as { data: number[] }).data).toString('base64');
+  }
+  return value;
+}
+
+/**
+ * `GET /events[?group=ID]`: server-sent events, one per group event (`event:` its type, `data:` the
+ * event as JSON). A comment line `: subscribed` comes first: events after it are not missed.
+ */
+function streamEvents(
+  control: ControlPlane,
+  streams: Set<ServerResponse>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+): void {
+  for (const k of query.keys()) if (k !== 'group') throw badRequest(`unknown query parameter "${k}" (allowed: group)`);
+  const group = query.get('group') ?? undefined;
+  if (group === '') throw badRequest('group must not be empty');
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  res.flushHeaders();
+  let seq = 0;
+  const unsubscribe = control.subscribe((e: GroupEvent) => {
+    res.write(`id: ${++seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e, jsonReplacer)}\n\n`);
+  }, group);
+  res.write(': subscribed\n\n');
+  const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS);
+  keepalive.unref();
+  streams.add(res);
+  const done = (): void => {
+    clearInterval(keepalive);
+    unsubscribe();
+    streams.delete(res);
+  };
+  res.once('close', done);
+  req.once('close', done);
+}
