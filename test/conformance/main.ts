@@ -1,0 +1,90 @@
+// `npm run conformance` (suggested script: "tsx test/conformance/main.ts"): runs every scenario and
+// the seeded random sequences against kmock and the reference Kafka (or a second kmock), prints a
+// line per scenario and writes CONFORMANCE.md. Exit code 1 when a difference is unexplained, or
+// (with --strict) when any non-accepted difference remains.
+//
+//   tsx test/conformance/main.ts [--out CONFORMANCE.md] [--filter REGEXP] [--random N]
+//                                [--kafka VERSION] [--no-reference] [--strict]
+//                                [--seeds 1,2,3 | --seeds 100-160] [--len N] [--static]
+//
+// Exploring with more random sequences than the suite runs (only those, no scenarios):
+//   tsx test/conformance/main.ts --filter random --seeds 100-160 --len 30 --static --out /tmp/x.md
+import { describeActions, generate } from './random.js';
+import { writeConformanceReport, verdict, type RandomResult } from './report.js';
+import { ALL_SCENARIOS } from './scenarios/index.js';
+import {
+  RANDOM_LENGTH,
+  RANDOM_SEEDS,
+  TargetPool,
+  kmockProvider,
+  referenceProvider,
+  runPair,
+  runRandomSequence,
+  scenarioSettings,
+  type ScenarioResult,
+} from './suite.js';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const out = arg('--out') ?? 'CONFORMANCE.md';
+const filter = arg('--filter') ? new RegExp(arg('--filter')!) : null;
+const version = arg('--kafka') ?? process.env.KMOCK_CONFORMANCE_KAFKA ?? '3.9.1';
+const strict = process.argv.includes('--strict');
+function parseSeeds(text: string): number[] {
+  return text.split(',').flatMap((part) => {
+    const [from, to] = part.split('-').map(Number);
+    return to === undefined ? [from] : Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  });
+}
+const seeds = arg('--seeds') ? parseSeeds(arg('--seeds')!) : RANDOM_SEEDS.slice(0, Number(arg('--random') ?? 8));
+const length = Number(arg('--len') ?? RANDOM_LENGTH);
+const staticShare = process.argv.includes('--static') ? 0.85 : 0.5;
+
+const started = Date.now();
+const found = process.argv.includes('--no-reference') ? { reason: '--no-reference' } : await referenceProvider(version);
+const reference = 'reason' in found ? null : found;
+const pool = new TargetPool([kmockProvider('kmock'), reference ?? kmockProvider('kmock-2')]);
+const scenarios = ALL_SCENARIOS.filter((s) => filter === null || filter.test(s.name));
+pool.prestart([...new Map(scenarios.map((s) => [JSON.stringify(scenarioSettings(s)), scenarioSettings(s)])).values()]);
+console.log('reason' in found ? `no reference Kafka ${version} (${found.reason}): kmock vs kmock` : `kmock vs ${found.name}`);
+
+const results: ScenarioResult[] = [];
+let failing = 0;
+const failed = (r: ScenarioResult) =>
+  r.errors.length > 0 ||
+  r.differences.some((d) => !d.accepted && (strict || d.cause === undefined)) ||
+  (r.mode === 'self' && r.expectationFailures[0].length > 0);
+try {
+  for (const s of scenarios) {
+    let r = await runPair(s, pool);
+    if (failed(r)) r = await runPair(s, pool); // one retry, as in the vitest suite
+    results.push(r);
+    if (failed(r)) failing++;
+    console.log(`${verdict(r).padEnd(34)} ${s.name} (${r.elapsedMs} ms)`);
+  }
+  const random: RandomResult[] = [];
+  if (filter === null || filter.test('random')) {
+    for (const seed of seeds) {
+      const seq = generate(seed, { length, staticShare });
+      const rr = await runRandomSequence(seq, pool);
+      random.push(rr);
+      if (failed(rr.shrunk?.result ?? rr.result)) failing++;
+      console.log(`${verdict(rr.result).padEnd(34)} random seed ${seed} (${rr.result.elapsedMs} ms)`);
+      if (rr.shrunk) console.log(describeActions(seq, rr.shrunk.actions).replace(/^/gm, '    '));
+    }
+  }
+  await writeConformanceReport(
+    { scenarios: results, random, elapsedMs: Date.now() - started, notes: [`Random sequences: seeds ${seeds.join(', ')}, ${length} actions each${staticShare > 0.5 ? ', mostly static members' : ''}.`] },
+    out,
+  );
+  console.log(`${results.length} scenarios, ${random.length} random sequences, ${failing} failing; ${((Date.now() - started) / 1000).toFixed(1)} s; report in ${out}`);
+  // The plain closing line CI reads: each scenario and random sequence counts as one test.
+  const total = results.length + random.length;
+  console.log(`conformance: ${total - failing} passed, ${failing} failed`);
+} finally {
+  await pool.close();
+}
+process.exit(failing > 0 ? 1 : 0);

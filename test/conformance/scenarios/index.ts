@@ -1,0 +1,33 @@
+// Every hand-written scenario, in the order the suite runs them.
+import type { Scenario } from '../runner.js';
+import { adminScenarios } from './admin.js';
+import { apiScenarios } from './api.js';
+import { dataScenarios } from './data.js';
+import { groupAdminScenarios } from './group-admin.js';
+import { groupJoinScenarios } from './group-join.js';
+import { groupLeaveScenarios } from './group-leave.js';
+import { groupOffsetScenarios } from './group-offsets.js';
+import { groupStaticScenarios } from './group-static.js';
+import { groupSyncHeartbeatScenarios } from './group-sync-heartbeat.js';
+import { groupTimerScenarios } from './group-timers.js';
+import { miscScenarios } from './misc.js';
+
+export const ALL_SCENARIOS: Scenario[] = [
+  ...apiScenarios,
+  ...adminScenarios,
+  ...dataScenarios,
+  ...groupJoinScenarios,
+  ...groupStaticScenarios,
+  ...groupSyncHeartbeatScenarios,
+  ...groupLeaveScenarios,
+  ...groupOffsetScenarios,
+  ...groupTimerScenarios,
+  ...groupAdminScenarios,
+  ...miscScenarios,
+];
+
+const names = new Set<string>();
+for (const s of ALL_SCENARIOS) {
+  if (names.has(s.name)) throw new Error(`duplicate scenario name ${s.name}`);
+  names.add(s.name);
+}

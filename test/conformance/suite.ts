@@ -1,0 +1,220 @@
+// Runs scenarios against two targets (kmock vs real Kafka, or kmock vs a second kmock when no
+// Java/Kafka is available), one broker pair per distinct settings set, and compares transcripts.
+import { KAFKA_SETTING_NAMES, type BrokerConfig } from '../../src/broker/config.js';
+import { startKmock } from '../../src/broker/server.js';
+import {
+  checkExpectations,
+  compareTranscripts,
+  newNamespace,
+  normaliseTranscript,
+  runScenario,
+  type Difference,
+  type ExpectationFailure,
+  type NormalisedTranscript,
+  type Scenario,
+  type Settings,
+  type Target,
+} from './runner.js';
+import { BASE_SETTINGS } from './scenarios/dsl.js';
+import { startReferenceKafka, startReferenceKafkaOrReason, type ReferenceKafka } from './support/reference.js';
+import { classify, type ClassifiedDifference } from './causes.js';
+import { shrink, toScenario, type RandomSequence } from './random.js';
+import type { RandomResult } from './report.js';
+
+export interface RunningTarget {
+  target: Target;
+  stop(): Promise<void>;
+}
+
+export interface TargetProvider {
+  /** "kmock", "kmock-2", "kafka-3.9.1" … */
+  name: string;
+  kind: 'kmock' | 'kafka';
+  start(settings: Settings): Promise<RunningTarget>;
+  /** Releases anything started but not handed out (e.g. a probe broker). */
+  dispose?(): Promise<void>;
+}
+
+/** Settings kmock does not have (they only matter to a real broker) are left out for kmock. */
+export function kmockOptions(settings: Settings): { options: Partial<BrokerConfig>; ignored: string[] } {
+  const options: Record<string, unknown> = {};
+  const ignored: string[] = [];
+  for (const [k, v] of Object.entries(settings)) {
+    const key = KAFKA_SETTING_NAMES[k];
+    if (key === undefined) {
+      ignored.push(k);
+      continue;
+    }
+    options[key] = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
+  }
+  return { options: options as Partial<BrokerConfig>, ignored };
+}
+
+export function kmockProvider(name = 'kmock'): TargetProvider {
+  return {
+    name,
+    kind: 'kmock',
+    async start(settings) {
+      const k = await startKmock(kmockOptions(settings).options);
+      return { target: { name, bootstrapServers: k.bootstrapServers, nodeId: k.broker.config.nodeId }, stop: () => k.close() };
+    },
+  };
+}
+
+/**
+ * A real Kafka per settings set (support/reference.ts), or `{reason}` when none can be started
+ * here (no Java, no Maven or artifacts, KMOCK_REFERENCE=off): the suite then compares kmock with
+ * a second kmock.
+ */
+export async function referenceProvider(version: string): Promise<TargetProvider | { reason: string }> {
+  // Probe with the base settings; the broker it starts serves the base settings set afterwards.
+  let probe: ReferenceKafka | null;
+  try {
+    const r = await startReferenceKafkaOrReason({ version, settings: { ...BASE_SETTINGS, ...REFERENCE_ONLY_SETTINGS } });
+    if (r.kafka === null) return { reason: r.reason };
+    probe = r.kafka;
+  } catch (e) {
+    return { reason: `starting Kafka ${version} failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` };
+  }
+  const actual = probe.version;
+  const name = `kafka-${actual}`;
+  const baseKey = settingsKey({ ...BASE_SETTINGS, ...REFERENCE_ONLY_SETTINGS });
+  return {
+    name,
+    kind: 'kafka',
+    async start(settings) {
+      let running: ReferenceKafka;
+      if (probe !== null && settingsKey({ ...REFERENCE_ONLY_SETTINGS, ...settings }) === baseKey) {
+        running = probe;
+        probe = null;
+      } else {
+        const r = await startReferenceKafka({ version: actual, settings: { ...REFERENCE_ONLY_SETTINGS, ...settings } });
+        if (r === null) throw new Error(`reference Kafka ${actual} did not start with ${settingsKey(settings)}`);
+        running = r;
+      }
+      return { target: { name, bootstrapServers: running.bootstrapServers }, stop: () => running.stop() };
+    },
+    async dispose() {
+      if (probe !== null) await probe.stop();
+      probe = null;
+    },
+  };
+}
+
+/** Given to a real broker only (kmock has no such setting; they change nothing observable). */
+export const REFERENCE_ONLY_SETTINGS: Settings = {};
+
+export function settingsKey(s: Settings): string {
+  return JSON.stringify(Object.keys(s).sort().map((k) => [k, String(s[k])]));
+}
+
+export function scenarioSettings(s: Scenario): Settings {
+  return { ...BASE_SETTINGS, ...(s.settings ?? {}) };
+}
+
+/** Lazily started target pairs, one per distinct settings set; reused across scenarios. */
+export class TargetPool {
+  private readonly pairs = new Map<string, Promise<[RunningTarget, RunningTarget]>>();
+  constructor(readonly providers: [TargetProvider, TargetProvider]) {}
+
+  get(settings: Settings): Promise<[RunningTarget, RunningTarget]> {
+    const key = settingsKey(settings);
+    let p = this.pairs.get(key);
+    if (p === undefined) {
+      p = Promise.all([this.providers[0].start(settings), this.providers[1].start(settings)]);
+      this.pairs.set(key, p);
+    }
+    return p;
+  }
+
+  /** Starts the pairs for these settings sets in the background (a JVM takes seconds). */
+  prestart(all: Settings[]): void {
+    for (const s of all) void this.get(s).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.pairs.values()];
+    this.pairs.clear();
+    await Promise.all(this.providers.map((p) => p.dispose?.().catch(() => undefined)));
+    await Promise.all(
+      all.map(async (p) => {
+        const pair = await p.catch(() => null);
+        if (pair) await Promise.all(pair.map((t) => t.stop().catch(() => undefined)));
+      }),
+    );
+  }
+}
+
+export interface ScenarioResult {
+  scenario: Scenario;
+  targets: [string, string];
+  mode: 'reference' | 'self';
+  transcripts: [NormalisedTranscript, NormalisedTranscript];
+  differences: ClassifiedDifference[];
+  /** Expectations written in the scenario that a target's transcript does not meet. */
+  expectationFailures: [ExpectationFailure[], ExpectationFailure[]];
+  elapsedMs: number;
+  /** A runner error on either side. */
+  errors: string[];
+}
+
+/** Plays one scenario on both targets at once (same namespace) and compares. */
+export async function runPair(scenario: Scenario, pool: TargetPool): Promise<ScenarioResult> {
+  const started = Date.now();
+  const [a, b] = await pool.get(scenarioSettings(scenario));
+  const ns = newNamespace(scenario.name);
+  const [ta, tb] = await Promise.all([runScenario(scenario, a.target, { ns }), runScenario(scenario, b.target, { ns })]);
+  const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId });
+  const nb = normaliseTranscript(tb, { ns, nodeId: b.target.nodeId });
+  const diffs: Difference[] = compareTranscripts(na, nb);
+  const mode = pool.providers[1].kind === 'kafka' ? 'reference' : 'self';
+  return {
+    scenario,
+    targets: [a.target.name, b.target.name],
+    mode,
+    transcripts: [na, nb],
+    differences: diffs.map((d) => classify(scenario.name, d, mode)),
+    expectationFailures: [checkExpectations(na), checkExpectations(nb)],
+    elapsedMs: Date.now() - started,
+    errors: [ta.error, tb.error].filter((e): e is string => e !== undefined),
+  };
+}
+
+/** The differences that make a scenario fail: not explained by a cause marked accepted. */
+export function unexplained(r: ScenarioResult): ClassifiedDifference[] {
+  return r.differences.filter((d) => !d.accepted);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random sequences
+
+/** Fixed seeds, so every run replays the same sequences (add a seed to reproduce a finding). */
+export const RANDOM_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+export const RANDOM_LENGTH = 16;
+
+export async function runRandomSequence(
+  seq: RandomSequence,
+  pool: TargetPool,
+  o: { shrink?: boolean; shrinkBudget?: { maxEvaluations?: number; maxMs?: number } } = {},
+): Promise<RandomResult> {
+  let result = await runPair(toScenario(seq), pool);
+  if (unexplained(result).length === 0 || o.shrink === false) return { sequence: seq, result };
+  // A difference that does not come back on a replay is a lost race, not a behaviour: keep the
+  // replay (and the first run, for the report) and do not shrink.
+  const replay = await runPair(toScenario(seq), pool);
+  if (unexplained(replay).length === 0) return { sequence: seq, result: replay, flaky: result };
+  result = replay;
+  let last: ScenarioResult = result;
+  const shrunk = await shrink(
+    seq.actions,
+    async (subset) => {
+      const r = await runPair(toScenario(seq, subset), pool);
+      // Keep subsets that still differ somewhere (not necessarily at the same field).
+      const still = unexplained(r).length > 0;
+      if (still) last = r;
+      return still;
+    },
+    o.shrinkBudget,
+  );
+  return { sequence: seq, result, shrunk: { ...shrunk, result: last } };
+}
