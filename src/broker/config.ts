@@ -46,7 +46,7 @@ export interface BrokerConfig {
   /** Log level for structured lines: 'silent' | 'error' | 'warn' | 'info' | 'debug'. */
   logLevel: string;
   /**
-   * kmock's draft policies, broker-wide (docs/policies.md); all off by default. As text (`--set
+   * kmock's draft policies, broker-wide (README, "Draft policies"); all off by default. As text (`--set
    * policies=...`, a config file's `policies=` line) it is parsePolicies' form, e.g.
    * "kip345-draft-errors,registration-timeout=15m"; repeated settings add up.
    */

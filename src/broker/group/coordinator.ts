@@ -98,7 +98,7 @@ export interface GroupCoordinatorOptions extends Partial<GroupCoordinatorConfig>
   clock?: Clock;
   timers?: Timers;
   onEvent?: GroupEventListener;
-  /** The draft policies, broker-wide (docs/policies.md). All off by default: Kafka's behaviour. */
+  /** The draft policies, broker-wide (README, "Draft policies"). All off by default: Kafka's behaviour. */
   policies?: PolicyUpdate;
 }
 
@@ -907,7 +907,7 @@ export class GroupCoordinator {
   }
 
   // ==============================================================================================
-  // The draft policies and the control plane's operations (docs/policies.md). Each runs as one
+  // The draft policies and the control plane's operations (README, "Draft policies"). Each runs as one
   // coordinator operation: responses and events it causes are delivered once it has finished.
 
   /** Changes broker-wide policies (a partial update). Throws PolicyError (a RangeError) on bad input. */

@@ -119,7 +119,8 @@ function result(
 ): DescribeConfigsResponseDescribeConfigsResult {
   return {
     errorCode,
-    errorMessage,
+    // Kafka 3.9 sends "" rather than null when there is no message (conformance run vs 3.9.1).
+    errorMessage: errorMessage ?? '',
     resourceType: r.resourceType,
     resourceName: r.resourceName,
     configs: configs.map((c) => ({

@@ -82,7 +82,7 @@ describe('DescribeConfigs: topics', () => {
     it(`v${v}: every topic config, overrides as TOPIC_CONFIG, the rest as DEFAULT_CONFIG`, async () => {
       const res = await describeConfigs([resource(TOPIC, 'orders')], v, { includeSynonyms: v >= 1, includeDocumentation: v >= 3 });
       const [r] = res.results;
-      expect([r.errorCode, r.errorMessage, r.resourceType, r.resourceName]).toEqual([0, null, TOPIC, 'orders']);
+      expect([r.errorCode, r.errorMessage, r.resourceType, r.resourceName]).toEqual([0, '', TOPIC, 'orders']);
       expect(r.configs.map((c) => c.name)).toEqual(TOPIC_CONFIG_NAMES);
       const byName = new Map(r.configs.map((c) => [c.name, c]));
       const retention = byName.get('retention.ms')!;
@@ -188,10 +188,10 @@ describe('DescribeConfigs: topics', () => {
     });
   });
 
-  it('UNKNOWN_TOPIC_OR_PARTITION (no message) for a missing topic, INVALID_TOPIC_EXCEPTION for an illegal name', async () => {
+  it('UNKNOWN_TOPIC_OR_PARTITION (empty message, as 3.9.1) for a missing topic, INVALID_TOPIC_EXCEPTION for an illegal name', async () => {
     const res = await describeConfigs([resource(TOPIC, 'missing'), resource(TOPIC, 'bad name'), resource(TOPIC, '')]);
     expect(res.results.map((r) => [r.resourceName, r.errorCode, r.errorMessage, r.configs.length])).toEqual([
-      ['missing', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, null, 0],
+      ['missing', ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, '', 0],
       ['bad name', ErrorCode.INVALID_TOPIC_EXCEPTION, "Topic name is invalid: 'bad name' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'", 0],
       ['', ErrorCode.INVALID_TOPIC_EXCEPTION, 'Topic name is invalid: the empty string is not allowed', 0],
     ]);
@@ -202,7 +202,7 @@ describe('DescribeConfigs: the broker', () => {
   it('describes this node by id: values, readOnly, sources and synonyms', async () => {
     const res = await describeConfigs([resource(BROKER, '1')], 4, { includeSynonyms: true, includeDocumentation: true });
     const [r] = res.results;
-    expect([r.errorCode, r.errorMessage]).toEqual([0, null]);
+    expect([r.errorCode, r.errorMessage]).toEqual([0, '']);
     const byName = new Map(r.configs.map((c) => [c.name, c]));
     for (const name of [
       'num.partitions', 'auto.create.topics.enable', 'default.replication.factor', 'delete.topic.enable',
@@ -253,7 +253,7 @@ describe('DescribeConfigs: the broker', () => {
   it('"" is the cluster default resource (no dynamic defaults); another id or a non-number is INVALID_REQUEST', async () => {
     const res = await describeConfigs([resource(BROKER, ''), resource(BROKER, '2'), resource(BROKER, 'one')], 1);
     expect(res.results.map((r) => [r.resourceName, r.errorCode, r.errorMessage, r.configs.length])).toEqual([
-      ['', 0, null, 0],
+      ['', 0, '', 0],
       ['2', ErrorCode.INVALID_REQUEST, 'Unexpected broker id, expected 1 or empty string, but received 2', 0],
       ['one', ErrorCode.INVALID_REQUEST, 'Broker id must be an integer, but it is: one', 0],
     ]);

@@ -1,7 +1,7 @@
 // The draft policies at work: the coordinator (coordinator.ts) and the rebalance engine
 // (rebalance.ts, through EngineHooks) call in here at fixed points; with every policy off each call
 // returns at once and Kafka's behaviour is untouched. Per-group state lives on `group.policy`
-// (state.ts). See docs/policies.md for the rules as users see them.
+// (state.ts). See README, "Draft policies" for the rules as users see them.
 
 import type { Clock, Timers } from '../clock.js';
 import { ErrorCode, errorName } from '../errors.js';
