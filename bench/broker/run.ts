@@ -1,0 +1,560 @@
+// Broker benchmarks: kmock against librdkafka's own mock cluster, in the same run, interleaved.
+//
+//   npx tsx bench/broker/run.ts            full run  → bench/results/broker.md
+//   npx tsx bench/broker/run.ts --quick    smoke run → bench/results/broker.quick.md (not for quoting)
+//
+// Options: --out FILE, --kmock-dist cache|repo (default cache: compile the current src/ into
+// ${XDG_CACHE_HOME:-~/.cache}/kmock-bench/; repo: use bin/kmock.js with the repo's dist/),
+// --start-runs N, --reps N, --messages N, --joins N.
+//
+// Measured, for kmock (a separate `node bin/kmock.js start --port 0 --log-level silent` process)
+// and librdkafka's mock cluster (bench/broker/rdkafka-mock.c, 1 broker):
+//  1. process start → first ApiVersions answer (spawn, read `listening on`, connect, send, receive),
+//     median and p90; a bare `node -e "net.createServer()..."` as the floor; kmock in-process too;
+//  2. kafkajs producer msgs/s (acks=1, sequential sends of one batch each), then one kafkajs
+//     consumer reading everything back, msgs/s from its GROUP_JOIN to the last message;
+//  3. time from starting 10 kafkajs consumers of one group until all 10 have emitted GROUP_JOIN
+//     (kmock with group.initial.rebalance.delay.ms=0; librdkafka 2.0.2's mock has a fixed 3000 ms
+//     first-join delay that cannot be changed);
+//  4. VmRSS of the broker process: idle after start, after the produce run, at the end.
+// Ratios are kmock / librdkafka mock from numbers of this one run.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { arch, cpus, loadavg, release } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import {
+  bareSpec,
+  buildKmock,
+  buildRdkafkaMock,
+  cliEntry,
+  cpuMsOf,
+  kmockSpec,
+  rdkafkaCreateTopic,
+  rdkafkaSpec,
+  REPO,
+  rssOf,
+  spawnBroker,
+  type BrokerProcess,
+  type KmockBuild,
+  type SpawnSpec,
+} from './peers.js';
+import { probeApiVersions } from './wire.js';
+import { consumeRun, joinRun, kafkajsCreateTopic, produceRun, retainedMessages, type JoinResult, type ProduceOptions } from './workloads.js';
+
+interface Args {
+  quick: boolean;
+  out?: string;
+  kmockDist: 'cache' | 'repo';
+  startRuns: number;
+  reps: number;
+  messages: number;
+  joins: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const quick = argv.includes('--quick');
+  const a: Args = {
+    quick,
+    kmockDist: 'cache',
+    startRuns: quick ? 3 : 15,
+    reps: quick ? 1 : 3,
+    messages: quick ? 5_000 : 50_000,
+    joins: quick ? 1 : 3,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const s = argv[i];
+    const num = () => {
+      const v = Number(argv[++i]);
+      if (!Number.isInteger(v) || v < 1) throw new Error(`${s} takes a positive integer`);
+      return v;
+    };
+    if (s === '--quick') continue;
+    else if (s === '--out') a.out = argv[++i];
+    else if (s === '--kmock-dist') {
+      const v = argv[++i];
+      if (v !== 'cache' && v !== 'repo') throw new Error('--kmock-dist takes cache or repo');
+      a.kmockDist = v;
+    } else if (s === '--start-runs') a.startRuns = num();
+    else if (s === '--reps') a.reps = num();
+    else if (s === '--messages') a.messages = num();
+    else if (s === '--joins') a.joins = num();
+    else if (s === '--help' || s === '-h') {
+      console.log('usage: tsx bench/broker/run.ts [--quick] [--out FILE] [--kmock-dist cache|repo] [--start-runs N] [--reps N] [--messages N] [--joins N]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${s}`);
+  }
+  return a;
+}
+
+// ---- statistics ----------------------------------------------------------------------------------
+
+function quantile(xs: number[], q: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  // nearest rank
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+}
+const median = (xs: number[]) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const p90 = (xs: number[]) => quantile(xs, 0.9);
+
+function progress(msg: string): void {
+  process.stderr.write(`[bench/broker] ${msg}\n`);
+}
+
+function rotate<T>(xs: T[], r: number): T[] {
+  const k = r % xs.length;
+  return [...xs.slice(k), ...xs.slice(0, k)];
+}
+
+// ---- 1. start → first answer ---------------------------------------------------------------------
+
+interface StartSample {
+  listenMs: number;
+  answerMs: number;
+  apiCount: number;
+  /** CPU time (user + sys, all threads) the process had used when its answer arrived. */
+  cpuMs: number;
+}
+
+async function startOnce(spec: SpawnSpec): Promise<StartSample> {
+  const p = await spawnBroker(spec);
+  try {
+    const r = await probeApiVersions(p.host, p.port);
+    const cpuMs = cpuMsOf(p.pid);
+    return { listenMs: p.listeningAt - p.spawnedAt, answerMs: r.answeredAt - p.spawnedAt, apiCount: r.apiCount, cpuMs };
+  } finally {
+    await p.stop();
+  }
+}
+
+/** In the benchmark process, modules already loaded: startKmock() → first answer. */
+async function inProcessOnce(startKmock: (o: object) => Promise<{ host: string; port: number; close(): Promise<void> }>): Promise<number> {
+  const t0 = performance.now();
+  const k = await startKmock({ port: 0 });
+  try {
+    const r = await probeApiVersions(k.host, k.port);
+    return r.answeredAt - t0;
+  } finally {
+    await k.close();
+  }
+}
+
+/** Where a cold kmock process spends its start: node bootstrap, module loading, startKmock(). */
+interface Breakdown {
+  boot: number;
+  importCli: number;
+  start: number;
+}
+function breakdownOnce(build: KmockBuild): Breakdown {
+  const main = pathToFileURL(cliEntry(build)).href;
+  // Runs the CLI's main() as bin/kmock.js does and catches the `listening on` line it writes.
+  const script = `
+    const t0 = performance.now();
+    const { main } = await import(${JSON.stringify(main)});
+    const t1 = performance.now();
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = (s) => {
+      if (String(s).startsWith('listening on')) {
+        const t2 = performance.now();
+        write(JSON.stringify({ boot: t0, importCli: t1 - t0, start: t2 - t1 }) + '\\n', () => process.exit(0));
+      }
+      return true;
+    };
+    main(['start', '--port', '0', '--log-level', 'silent']);`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dirname(build.bin), encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop()!) as Breakdown;
+}
+function bareBootOnce(): number {
+  const out = execFileSync(process.execPath, ['-e', 'console.log(performance.now())'], { encoding: 'utf8' });
+  return Number(out.trim());
+}
+
+// ---- 2-4. workloads ------------------------------------------------------------------------------
+
+interface WorkloadSample {
+  rssStart: number;
+  rssAfterProduce: number;
+  rssEnd: number;
+  hwmEnd: number;
+  produce: number;
+  produceMs: number;
+  /** Broker CPU ms (user + sys) per 1,000 messages during the timed produce run. */
+  produceCpuPerK: number;
+  /** The client's (kafkajs, this process) CPU ms per 1,000 messages during the timed produce run. */
+  produceClientCpuPerK: number;
+  /** Messages the broker still held for the consumer (librdkafka's mock drops beyond 5 MiB). */
+  retained: number;
+  consume: number;
+  consumeJoinMs: number;
+  /** Broker CPU ms per 1,000 messages during the consume run (join included). */
+  consumeCpuPerK: number;
+  consumeClientCpuPerK: number;
+  joins: JoinResult[];
+  /** Join runs that failed (a consumer crashed), by message; retried up to 3× the number of runs. */
+  joinFailures: string[];
+}
+
+const DATA_TOPIC = 'bench-data';
+const JOIN_TOPIC = 'bench-join';
+const JOIN_PARTITIONS = 10;
+const CONSUMERS = 10;
+
+async function workloadOnce(spec: SpawnSpec, a: Args, rep: number, produceOpts: ProduceOptions): Promise<WorkloadSample> {
+  const p: BrokerProcess = await spawnBroker(spec);
+  const tag = `${spec.kind}#${rep + 1}`;
+  let cpu0 = 0;
+  let cpu1 = 0;
+  try {
+    await probeApiVersions(p.host, p.port);
+    await sleep(1000);
+    const rssStart = rssOf(p.pid).rss;
+    if (spec.kind === 'rdkafka') {
+      await rdkafkaCreateTopic(p, DATA_TOPIC, 1);
+      await rdkafkaCreateTopic(p, JOIN_TOPIC, JOIN_PARTITIONS);
+    } else {
+      await kafkajsCreateTopic(p.bootstrap, DATA_TOPIC, 1);
+      await kafkajsCreateTopic(p.bootstrap, JOIN_TOPIC, JOIN_PARTITIONS);
+    }
+    const prod = await produceRun(p.bootstrap, DATA_TOPIC, produceOpts, {
+      before: () => (cpu0 = cpuMsOf(p.pid)),
+      after: () => (cpu1 = cpuMsOf(p.pid)),
+    });
+    const produceCpuPerK = ((cpu1 - cpu0) / prod.messages) * 1000;
+    progress(`${tag}: produce ${Math.round(prod.msgsPerSec)} msgs/s (${prod.messages} in ${prod.ms.toFixed(0)} ms; broker CPU ${(cpu1 - cpu0).toFixed(0)} ms)`);
+    await sleep(1000);
+    const rssAfterProduce = rssOf(p.pid).rss;
+    const retained = await retainedMessages(p.bootstrap, DATA_TOPIC);
+    if (retained !== prod.total) progress(`${tag}: the broker holds ${retained} of the ${prod.total} messages produced`);
+    cpu0 = cpuMsOf(p.pid);
+    const cons = await consumeRun(p.bootstrap, DATA_TOPIC, `bench-read-${rep}`, retained);
+    const consumeCpuPerK = ((cpuMsOf(p.pid) - cpu0) / cons.messages) * 1000;
+    progress(`${tag}: consume ${Math.round(cons.msgsPerSec)} msgs/s (${cons.messages} in ${cons.ms.toFixed(0)} ms after a ${cons.joinMs.toFixed(0)} ms join)`);
+    const joins: WorkloadSample['joins'] = [];
+    const joinFailures: string[] = [];
+    for (let j = 0, attempt = 0; j < a.joins && attempt < a.joins * 3; attempt++) {
+      await sleep(200);
+      try {
+        const r = await joinRun(p.bootstrap, JOIN_TOPIC, `bench-join-${rep}-${attempt}`, CONSUMERS);
+        progress(
+          `${tag}: ${CONSUMERS} consumers joined in ${r.ms.toFixed(0)} ms (last first JoinGroup sent at ${r.lastFirstJoinMs.toFixed(0)} ms; ${r.joinRequests} JoinGroup requests, ${r.joinEvents} GROUP_JOIN events, ${r.members} members)`,
+        );
+        joins.push(r);
+        j++;
+      } catch (e) {
+        // e.g. librdkafka 2.0.2's mock answers a SyncGroup that arrives after the group went Up
+        // with INVALID_REQUEST, which kafkajs treats as fatal: the run is recorded as failed.
+        const msg = (e as Error).message.split('\n')[0];
+        progress(`${tag}: join run failed: ${msg}`);
+        joinFailures.push(msg);
+      }
+    }
+    await sleep(1000);
+    const end = rssOf(p.pid);
+    return {
+      rssStart,
+      rssAfterProduce,
+      rssEnd: end.rss,
+      hwmEnd: end.hwm,
+      produce: prod.msgsPerSec,
+      produceMs: prod.ms,
+      produceCpuPerK,
+      produceClientCpuPerK: (prod.clientCpuMs / prod.messages) * 1000,
+      retained,
+      consume: cons.msgsPerSec,
+      consumeJoinMs: cons.joinMs,
+      consumeCpuPerK,
+      consumeClientCpuPerK: (cons.clientCpuMs / cons.messages) * 1000,
+      joins,
+      joinFailures,
+    };
+  } finally {
+    await p.stop();
+  }
+}
+
+// ---- report --------------------------------------------------------------------------------------
+
+const f0 = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
+const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '—');
+const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? `${(a / b).toFixed(2)}×` : '—');
+
+interface Row {
+  metric: string;
+  kmock: string;
+  peer: string;
+  ratio: string;
+  target: string;
+  met: string;
+}
+
+function table(rows: Row[]): string {
+  const lines = [
+    '| metric | kmock | librdkafka mock | kmock / librdkafka | target | met? |',
+    '|---|---:|---:|---:|---|:---:|',
+  ];
+  for (const r of rows) lines.push(`| ${r.metric} | ${r.kmock} | ${r.peer} | ${r.ratio} | ${r.target} | ${r.met} |`);
+  return lines.join('\n');
+}
+
+function gitInfo(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: REPO, encoding: 'utf8' }).trim();
+    return dirty ? `${head} + uncommitted changes in src/` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<void> {
+  const a = parseArgs(process.argv.slice(2));
+  const kmock = buildKmock(a.kmockDist);
+  const rdk = buildRdkafkaMock();
+  const kafkajsVersion = (JSON.parse(readFileSync(join(REPO, 'node_modules', 'kafkajs', 'package.json'), 'utf8')) as { version: string }).version;
+  const startedAt = new Date();
+  const loadStart = loadavg()[0].toFixed(2);
+  progress(`kmock from ${kmock.source === 'cache' ? `${kmock.dist} (src hash ${kmock.hash})` : 'repo dist/'}; librdkafka ${rdk.librdkafkaVersion} runner ${rdk.bin}`);
+
+  // 1. start → first answer, interleaved (one untimed warm-up of each first: file cache).
+  const specs = { kmock: kmockSpec(kmock), rdkafka: rdkafkaSpec(rdk), bare: bareSpec() };
+  for (const s of Object.values(specs)) await startOnce(s);
+  const starts: Record<keyof typeof specs, StartSample[]> = { kmock: [], rdkafka: [], bare: [] };
+  const kinds = Object.keys(specs) as (keyof typeof specs)[];
+  for (let r = 0; r < a.startRuns; r++) {
+    for (const k of rotate(kinds, r)) starts[k].push(await startOnce(specs[k]));
+  }
+  progress(`start → first answer (median ms): kmock ${f1(median(starts.kmock.map((s) => s.answerMs)))}, librdkafka mock ${f1(median(starts.rdkafka.map((s) => s.answerMs)))}, bare node ${f1(median(starts.bare.map((s) => s.answerMs)))}`);
+
+  const breakdowns: Breakdown[] = [];
+  const bareBoots: number[] = [];
+  for (let r = 0; r < a.startRuns; r++) {
+    breakdowns.push(breakdownOnce(kmock));
+    bareBoots.push(bareBootOnce());
+  }
+
+  const mod = (await import(pathToFileURL(join(kmock.dist, 'index.js')).href)) as {
+    startKmock: (o: object) => Promise<{ host: string; port: number; close(): Promise<void> }>;
+  };
+  const inProc: number[] = [];
+  const inProcFirst = await inProcessOnce(mod.startKmock);
+  for (let r = 0; r < a.startRuns; r++) inProc.push(await inProcessOnce(mod.startKmock));
+
+  // 2-4. workloads, a fresh broker process per repetition, order alternating.
+  const produceOpts: ProduceOptions = { messages: a.messages, batchSize: 100, valueBytes: 100, warmupBatches: 20 };
+  const work: Record<'kmock' | 'rdkafka', WorkloadSample[]> = { kmock: [], rdkafka: [] };
+  const workSpecs = { kmock: kmockSpec(kmock, ['--initial-rebalance-delay-ms', '0']), rdkafka: rdkafkaSpec(rdk) };
+  for (let r = 0; r < a.reps; r++) {
+    for (const k of rotate(['kmock', 'rdkafka'] as const, r)) work[k].push(await workloadOnce(workSpecs[k], a, r, produceOpts));
+  }
+
+  // ---- the table --------------------------------------------------------------------------------
+  const km = starts.kmock.map((s) => s.answerMs);
+  const rk = starts.rdkafka.map((s) => s.answerMs);
+  const bare = starts.bare.map((s) => s.answerMs);
+  const med = (k: 'kmock' | 'rdkafka', f: (w: WorkloadSample) => number) => median(work[k].map(f));
+  const joinsOf = (k: 'kmock' | 'rdkafka') => work[k].flatMap((w) => w.joins.map((j) => j.ms));
+  const prodK = med('kmock', (w) => w.produce);
+  const prodR = med('rdkafka', (w) => w.produce);
+  const joinK = median(joinsOf('kmock'));
+  const joinR = median(joinsOf('rdkafka'));
+  const rssK = med('kmock', (w) => w.rssStart);
+  const rssR = med('rdkafka', (w) => w.rssStart);
+  const yes = (b: boolean) => (b ? '✅' : '❌');
+  const rows: Row[] = [
+    {
+      metric: 'process start → first ApiVersions answer, median (ms)',
+      kmock: f1(median(km)),
+      peer: f1(median(rk)),
+      ratio: ratio(median(km), median(rk)),
+      target: '≤ 100 ms',
+      met: yes(median(km) <= 100),
+    },
+    { metric: '… p90 (ms)', kmock: f1(p90(km)), peer: f1(p90(rk)), ratio: ratio(p90(km), p90(rk)), target: '', met: '' },
+    {
+      metric: '… CPU time the broker process had used by then, median (ms)',
+      kmock: f0(median(starts.kmock.map((s) => s.cpuMs))),
+      peer: f0(median(starts.rdkafka.map((s) => s.cpuMs))),
+      ratio: ratio(median(starts.kmock.map((s) => s.cpuMs)), median(starts.rdkafka.map((s) => s.cpuMs))),
+      target: '',
+      met: '',
+    },
+    {
+      metric: '… of which spawn → `listening on` line, median (ms)',
+      kmock: f1(median(starts.kmock.map((s) => s.listenMs))),
+      peer: f1(median(starts.rdkafka.map((s) => s.listenMs))),
+      ratio: ratio(median(starts.kmock.map((s) => s.listenMs)), median(starts.rdkafka.map((s) => s.listenMs))),
+      target: '',
+      met: '',
+    },
+    { metric: 'bare Node TCP server, start → first answer, median / p90 (ms), for scale', kmock: `${f1(median(bare))} / ${f1(p90(bare))}`, peer: '', ratio: '', target: '', met: '' },
+    {
+      metric: 'kmock start ÷ bare Node start (medians, same run; less load-sensitive)',
+      kmock: `${(median(km) / median(bare)).toFixed(2)}×`,
+      peer: '',
+      ratio: '',
+      target: '(100 ms at a 65 ms bare Node = 1.54×)',
+      met: '',
+    },
+    { metric: 'kmock in-process: `startKmock()` → first answer, median (ms)', kmock: `${f1(median(inProc))}`, peer: '', ratio: '', target: '', met: '' },
+    {
+      metric: `kafkajs produce, ${f0(a.messages)} × ${produceOpts.valueBytes} B, batches of ${produceOpts.batchSize}, acks=1 (msgs/s)`,
+      kmock: f0(prodK),
+      peer: f0(prodR),
+      ratio: ratio(prodK, prodR),
+      target: '≥ 1.2× librdkafka mock',
+      met: yes(prodK / prodR >= 1.2),
+    },
+    {
+      metric: '… broker CPU per 1,000 produced messages (ms)',
+      kmock: f1(med('kmock', (w) => w.produceCpuPerK)),
+      peer: f1(med('rdkafka', (w) => w.produceCpuPerK)),
+      ratio: ratio(med('kmock', (w) => w.produceCpuPerK), med('rdkafka', (w) => w.produceCpuPerK)),
+      target: '',
+      met: '',
+    },
+    {
+      metric: '… client (kafkajs) CPU per 1,000 produced messages (ms)',
+      kmock: f1(med('kmock', (w) => w.produceClientCpuPerK)),
+      peer: f1(med('rdkafka', (w) => w.produceClientCpuPerK)),
+      ratio: ratio(med('kmock', (w) => w.produceClientCpuPerK), med('rdkafka', (w) => w.produceClientCpuPerK)),
+      target: '',
+      met: '',
+    },
+    {
+      metric: 'kafkajs consume, all of it back, one consumer (msgs/s)',
+      kmock: f0(med('kmock', (w) => w.consume)),
+      peer: f0(med('rdkafka', (w) => w.consume)),
+      ratio: ratio(med('kmock', (w) => w.consume), med('rdkafka', (w) => w.consume)),
+      target: '',
+      met: '',
+    },
+    {
+      metric: '… broker CPU per 1,000 consumed messages (ms)',
+      kmock: f1(med('kmock', (w) => w.consumeCpuPerK)),
+      peer: f1(med('rdkafka', (w) => w.consumeCpuPerK)),
+      ratio: ratio(med('kmock', (w) => w.consumeCpuPerK), med('rdkafka', (w) => w.consumeCpuPerK)),
+      target: '',
+      met: '',
+    },
+    {
+      metric: '… client (kafkajs) CPU per 1,000 consumed messages (ms)',
+      kmock: f1(med('kmock', (w) => w.consumeClientCpuPerK)),
+      peer: f1(med('rdkafka', (w) => w.consumeClientCpuPerK)),
+      ratio: ratio(med('kmock', (w) => w.consumeClientCpuPerK), med('rdkafka', (w) => w.consumeClientCpuPerK)),
+      target: '',
+      met: '',
+    },
+    {
+      metric: `${CONSUMERS} kafkajs consumers in one group: start → all joined, median (ms)`,
+      kmock: f0(joinK),
+      peer: f0(joinR),
+      ratio: ratio(joinK, joinR),
+      target: '≤ 300 ms (kmock, initial delay 0)',
+      met: yes(joinK <= 300),
+    },
+    {
+      metric: '… of which until the last consumer sent its first JoinGroup (client side), median (ms)',
+      kmock: f0(median(work.kmock.flatMap((w) => w.joins.map((j) => j.lastFirstJoinMs)))),
+      peer: f0(median(work.rdkafka.flatMap((w) => w.joins.map((j) => j.lastFirstJoinMs)))),
+      ratio: '',
+      target: '',
+      met: '',
+    },
+    { metric: 'idle RSS after start (MB)', kmock: f1(rssK), peer: f1(rssR), ratio: ratio(rssK, rssR), target: '≤ 60 MB', met: yes(rssK <= 60) },
+    {
+      metric: 'idle RSS after the produce run (MB)',
+      kmock: f1(med('kmock', (w) => w.rssAfterProduce)),
+      peer: f1(med('rdkafka', (w) => w.rssAfterProduce)),
+      ratio: ratio(med('kmock', (w) => w.rssAfterProduce), med('rdkafka', (w) => w.rssAfterProduce)),
+      target: '',
+      met: '',
+    },
+    {
+      metric: 'RSS at the end (after consume + joins) / peak (MB)',
+      kmock: `${f1(med('kmock', (w) => w.rssEnd))} / ${f1(med('kmock', (w) => w.hwmEnd))}`,
+      peer: `${f1(med('rdkafka', (w) => w.rssEnd))} / ${f1(med('rdkafka', (w) => w.hwmEnd))}`,
+      ratio: '',
+      target: '',
+      met: '',
+    },
+  ];
+
+  const cpu = cpus();
+  const list = (xs: number[], f: (x: number) => string = f1) => xs.map(f).join(', ');
+  const failuresText = (ws: WorkloadSample[]) => {
+    const all = ws.flatMap((w) => w.joinFailures);
+    if (all.length === 0) return 'none';
+    const counts = new Map<string, number>();
+    for (const m of all) {
+      const k = m.replace(/consumer \d+/, 'consumer N');
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    return [...counts].map(([k, n]) => `${n} × "${k}"`).join('; ');
+  };
+  const joinText = (j: JoinResult) => `${f0(j.ms)} (${f0(j.lastFirstJoinMs)}; ${j.joinRequests}; ${j.joinEvents})`;
+  const md = [
+    `# Broker benchmarks${a.quick ? ' (quick smoke run: not for quoting)' : ''}`,
+    '',
+    `Generated by \`npx tsx bench/broker/run.ts${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}\` on ${startedAt.toISOString()}.`,
+    '',
+    `- Node ${process.version} (${arch()}), ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), Linux ${release()}; 1-minute load average ${loadStart} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine slows every contender; the CPU-time rows are less sensitive to it than the wall-clock rows)`,
+    `- kmock: ${gitInfo()}, ${kmock.source === 'cache' ? `src/ built like \`npm run build\` into the bench cache (hash ${kmock.hash})${kmock.tscErrors ? ', **tsc reported type errors**' : ''}` : "the repo's dist/"}, CLI entry \`${relative(join(kmock.dist, '..'), cliEntry(kmock))}\`; run as \`node bin/kmock.js start --port 0 --log-level silent\` (workloads add \`--initial-rebalance-delay-ms 0\`)`,
+    `- librdkafka ${rdk.librdkafkaVersion} (Debian librdkafka-dev) mock cluster, 1 broker: \`bench/broker/rdkafka-mock.c\` built with gcc -O2 into ${relative(REPO, rdk.bin).startsWith('..') ? '`' + rdk.bin.replace(process.env.HOME ?? '\0', '~') + '`' : rdk.bin}`,
+    `- client: kafkajs ${kafkajsVersion}, in the benchmark process; each broker is its own process. Ratios are kmock / librdkafka mock from this one run.`,
+    `- ${a.startRuns} start runs per contender (interleaved, after one untimed warm-up each); ${a.reps} workload repetition(s) per broker (fresh process each, alternating order), ${a.joins} join run(s) per repetition.`,
+    '',
+    table(rows),
+    '',
+    '## How each row is measured',
+    '',
+    '- **start → first answer**: from `spawn()` in the benchmark process to the complete response to a hand-written ApiVersions v2 request on a fresh TCP connection (the port is read from the `listening on HOST:PORT` line, so that line is on the clock). The bare Node server answers any frame with a minimal ApiVersions response.',
+    `- **produce**: one kafkajs producer, topic \`${DATA_TOPIC}\` with 1 partition created beforehand (kmock: kafkajs admin → CreateTopics; librdkafka mock: \`rd_kafka_mock_topic_create\`), ${produceOpts.warmupBatches} untimed warm-up batches, then sequential \`producer.send()\` calls of ${produceOpts.batchSize} null-key ${produceOpts.valueBytes}-byte messages, acks=1, no compression.`,
+    '- **consume**: one kafkajs consumer in a fresh group, `fromBeginning`, `eachBatch`; msgs/s from its `GROUP_JOIN` to the last message (the join itself is excluded: librdkafka\'s mock always waits 3 s there). It reads what the broker holds (high watermark − log start offset by ListOffsets): **librdkafka\'s mock keeps at most 5 MiB (or 100,000 batches) per partition and drops the oldest batches beyond that** (`rdkafka_mock.c`, `mpart->max_size`), so it serves fewer messages than were produced; msgs/s stays comparable.',
+    '- **client CPU**: `process.cpuUsage()` of the benchmark process (where kafkajs runs) over the same timed part: the share of each message that is kafkajs\'s own work, whatever the broker.',
+    `- **${CONSUMERS} consumers joined**: ${CONSUMERS} consumers of a fresh group on a ${JOIN_PARTITIONS}-partition topic are created and started at once (connect, subscribe, run); the time until each has emitted \`consumer.events.GROUP_JOIN\` at least once. kmock runs with \`group.initial.rebalance.delay.ms=0\`. **librdkafka 2.0.2's mock has no such setting: it always waits 3000 ms before completing the first join of an empty group** (\`rd_kafka_mock_cgrp_rebalance\`, "First join, low timeout"; the setter \`rd_kafka_mock_group_initial_rebalance_delay_ms\` arrived in v2.6.0), so its row is dominated by that fixed delay and the ratio says little. A run in which a consumer crashes is recorded as failed and retried: librdkafka 2.0.2\'s mock answers a SyncGroup that arrives after the leader\'s has moved the group to Up with INVALID_REQUEST (\`rd_kafka_mock_cgrp_check_state\`), which kafkajs treats as fatal.`,
+    '- **broker CPU**: user + system time of the broker process (all threads) from `/proc/<pid>/stat` (10 ms ticks), read around the timed part.',
+    '- **RSS**: `VmRSS` from `/proc/<pid>/status` of the broker process, 1 s after its first answer, 1 s after the produce run, and 1 s after the last join run (with `VmHWM`, the peak).',
+    '',
+    '## Raw numbers',
+    '',
+    `- start → first answer (ms), kmock: ${list(km)}`,
+    `- start → first answer (ms), librdkafka mock: ${list(rk)}`,
+    `- start → first answer (ms), bare node: ${list(bare)}`,
+    `- kmock cold start breakdown (separate \`node --input-type=module -e\` runs, medians): node bootstrap ${f1(median(breakdowns.map((b) => b.boot)))} ms (bare \`node -e\`: ${f1(median(bareBoots))} ms), importing ${relative(join(kmock.dist, '..'), cliEntry(kmock))} (what bin/kmock.js loads) ${f1(median(breakdowns.map((b) => b.importCli)))} ms, then \`main([\'start\', ...])\` until it prints \`listening on\` ${f1(median(breakdowns.map((b) => b.start)))} ms`,
+    `- kmock in-process \`startKmock()\` → first answer (ms): first ${f1(inProcFirst)}, then ${list(inProc)}`,
+    `- produce msgs/s, kmock: ${list(work.kmock.map((w) => w.produce), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.produce), f0)}`,
+    `- consume msgs/s, kmock: ${list(work.kmock.map((w) => w.consume), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.consume), f0)}`,
+    `- messages held by the broker after the produce run (of ${f0(a.messages + produceOpts.warmupBatches * produceOpts.batchSize)} produced), kmock: ${list(work.kmock.map((w) => w.retained), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.retained), f0)}`,
+    `- consumer join before reading (ms), kmock: ${list(work.kmock.map((w) => w.consumeJoinMs), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.consumeJoinMs), f0)}`,
+    `- ${CONSUMERS} consumers joined, ms (last first JoinGroup sent at ms; JoinGroup requests; GROUP_JOIN events), kmock: ${work.kmock.flatMap((w) => w.joins.map(joinText)).join(', ')}`,
+    `- ${CONSUMERS} consumers joined, ms (…), librdkafka mock: ${work.rdkafka.flatMap((w) => w.joins.map(joinText)).join(', ')}`,
+    `- failed join runs (retried; not in the medians), kmock: ${failuresText(work.kmock)}; librdkafka mock: ${failuresText(work.rdkafka)}`,
+    `- broker CPU per 1,000 produced / consumed messages (ms), kmock: ${work.kmock.map((w) => `${f1(w.produceCpuPerK)} / ${f1(w.consumeCpuPerK)}`).join('; ')}; librdkafka mock: ${work.rdkafka.map((w) => `${f1(w.produceCpuPerK)} / ${f1(w.consumeCpuPerK)}`).join('; ')}`,
+    `- broker CPU by the first answer (ms), kmock: ${list(starts.kmock.map((s) => s.cpuMs), f0)}; librdkafka mock: ${list(starts.rdkafka.map((s) => s.cpuMs), f0)}`,
+    `- RSS after start / after produce / end (MB), kmock: ${work.kmock.map((w) => `${f1(w.rssStart)} / ${f1(w.rssAfterProduce)} / ${f1(w.rssEnd)}`).join('; ')}`,
+    `- RSS after start / after produce / end (MB), librdkafka mock: ${work.rdkafka.map((w) => `${f1(w.rssStart)} / ${f1(w.rssAfterProduce)} / ${f1(w.rssEnd)}`).join('; ')}`,
+    '',
+  ].join('\n');
+
+  const out = a.out ?? join(REPO, 'bench', 'results', a.quick ? 'broker.quick.md' : 'broker.md');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, md);
+  console.log(md);
+  progress(`wrote ${relative(process.cwd(), out)}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`bench/broker: ${(e as Error).stack ?? e}\n`);
+    process.exit(1);
+  },
+);
