@@ -5,6 +5,20 @@ import { APIS, createApiVersionsResponse, encodeResponseAtVersion } from '../../
 import { ErrorCode } from '../errors.js';
 import { defineHandler } from './types.js';
 
+/**
+ * KIP-584 features as a Kafka 3.9 KRaft node reports them: metadata.version 1-21 (21 = 3.9-IV0,
+ * finalized at 21). Features whose lowest version is 0 (kraft.version) are hidden below v4, as
+ * Kafka does for older clients. Checked against Kafka 3.9.1 by the conformance run.
+ */
+const METADATA_VERSION = 21;
+const FINALIZED_FEATURES_EPOCH = 1n;
+
+function supportedFeatures(version: number) {
+  const features = [{ name: 'metadata.version', minVersion: 1, maxVersion: METADATA_VERSION }];
+  if (version >= 4) features.push({ name: 'kraft.version', minVersion: 0, maxVersion: 1 });
+  return features;
+}
+
 /** KIP-511: software name and version must match this, else INVALID_REQUEST. */
 const SOFTWARE_PATTERN = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$/;
 
@@ -20,7 +34,15 @@ export const apiVersionsHandler = defineHandler({
       ctx.connection.clientSoftwareName = req.clientSoftwareName;
       ctx.connection.clientSoftwareVersion = req.clientSoftwareVersion;
     }
-    return createApiVersionsResponse({ errorCode: 0, apiKeys: ctx.broker.advertisedApis(), throttleTimeMs: 0 });
+    const v = ctx.apiVersion;
+    return createApiVersionsResponse({
+      errorCode: 0,
+      apiKeys: ctx.broker.advertisedApis(),
+      throttleTimeMs: 0,
+      supportedFeatures: v >= 3 ? supportedFeatures(v) : [],
+      finalizedFeaturesEpoch: v >= 3 ? FINALIZED_FEATURES_EPOCH : -1n,
+      finalizedFeatures: v >= 3 ? [{ name: 'metadata.version', maxVersionLevel: METADATA_VERSION, minVersionLevel: METADATA_VERSION }] : [],
+    });
   },
   onUnsupportedVersion(correlationId) {
     const body = createApiVersionsResponse({
