@@ -240,6 +240,10 @@ export interface SpawnSpec {
 export function spawnBroker(spec: SpawnSpec, timeoutMs = 15_000): Promise<BrokerProcess> {
   const spawnedAt = performance.now();
   const child = spawn(spec.command, spec.args, { cwd: spec.cwd ?? REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Never leave a broker behind when the benchmark exits early (an error, a closed pipe).
+  const reap = () => child.kill('SIGKILL');
+  process.once('exit', reap);
+  child.once('exit', () => process.off('exit', reap));
   let buffered = '';
   let stderr = '';
   const lines: string[] = [];

@@ -1,9 +1,9 @@
 // Broker benchmarks: kmock against librdkafka's own mock cluster, in the same run, interleaved.
 //
 //   npx tsx bench/broker/run.ts            full run  → bench/results/broker.md
-//   npx tsx bench/broker/run.ts --quick    smoke run → bench/results/broker.quick.md (not for quoting)
+//   npx tsx bench/broker/run.ts --quick    smoke run, printed only (not for quoting)
 //
-// Options: --out FILE, --kmock-dist cache|repo (default cache: compile the current src/ into
+// Options: --out FILE, --kmock-dist cache|repo (default cache: build the current src/ like `npm run build` into
 // ${XDG_CACHE_HOME:-~/.cache}/kmock-bench/; repo: use bin/kmock.js with the repo's dist/),
 // --start-runs N, --reps N, --messages N, --joins N.
 //
@@ -544,11 +544,14 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
 
-  const out = a.out ?? join(REPO, 'bench', 'results', a.quick ? 'broker.quick.md' : 'broker.md');
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, md);
   console.log(md);
-  progress(`wrote ${relative(process.cwd(), out)}`);
+  // A quick run only prints (its numbers are not for quoting) unless --out names a file.
+  const out = a.out ?? (a.quick ? undefined : join(REPO, 'bench', 'results', 'broker.md'));
+  if (out !== undefined) {
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, md);
+    progress(`wrote ${relative(process.cwd(), out)}`);
+  }
 }
 
 main().then(

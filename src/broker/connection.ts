@@ -106,7 +106,11 @@ export class Connection {
 
   /** Restarts the idle timer (connections.max.idle.ms). */
   private touch(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    // One timer per connection, re-armed with refresh(): this runs on every chunk received.
+    if (this.idleTimer) {
+      this.idleTimer.refresh();
+      return;
+    }
     const ms = this.broker.config.connectionsMaxIdleMs;
     if (ms > 0) {
       this.idleTimer = setTimeout(() => {
