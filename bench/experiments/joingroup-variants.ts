@@ -9,7 +9,6 @@ import {
   createJoinGroupRequestProtocol,
   DecodeError,
   decodeJoinGroupRequest,
-  prependPath,
   encodeJoinGroupRequest,
   Reader,
   sizeJoinGroupRequest,
@@ -20,6 +19,15 @@ import {
 } from '../../src/codec/index.js';
 import { FULL, QUICK, fmtOps, pairedRatio, runCase, type CaseResult, type Contender } from '../harness.js';
 import { KafkaDecoder, KafkaEncoder, AssignerProtocol, type KDecoder, type KEncoder } from '../vendor.js';
+
+/** The old generated readers' path helper (removed from src; kept here to measure that shape). */
+function prependPath(err: unknown, segment: string): never {
+  if (err instanceof DecodeError) {
+    err.path.unshift(segment);
+    throw err;
+  }
+  throw err;
+}
 
 type NodeBuffer = Buffer & {
   utf8Write(s: string, offset: number, length?: number): number;

@@ -78,11 +78,7 @@ export interface DecodedRequest {
  */
 export function decodeRequest(frame: Buffer): DecodedRequest {
   const { apiKey, apiVersion } = peekRequestHeader(frame);
-  const api = apiByKey(apiKey);
-  if (api === undefined) throw new UnsupportedVersionError(`unknown API key ${apiKey}`);
-  if (apiVersion < api.minVersion || apiVersion > api.maxVersion) {
-    throw new UnsupportedVersionError(`${api.name} v${apiVersion} is not supported (valid: ${api.minVersion}-${api.maxVersion})`);
-  }
+  const api = apiOrThrow(apiKey, apiVersion);
   const r = new Reader(frame);
   const h = inHeader(api.request.name, apiKey, apiVersion, () => decodeRequestHeader(r, requestHeaderVersion(apiKey, apiVersion)));
   const body = api.request.decode(r, apiVersion);

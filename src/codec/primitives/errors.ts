@@ -40,22 +40,6 @@ export class EncodeError extends Error {
   override name = 'EncodeError';
 }
 
-/** Adds one path segment as a DecodeError unwinds through a struct or array reader. */
-export function prependPath(err: unknown, segment: string): never {
-  if (err instanceof DecodeError) {
-    err.path.unshift(segment);
-    throw err;
-  }
-  // A RangeError from Buffer would mean a missing bounds check: surface it as a DecodeError
-  // all the same, so callers only ever see one failure type for bad bytes.
-  if (err instanceof RangeError) {
-    const e = new DecodeError(err.message);
-    e.path.unshift(segment);
-    throw e;
-  }
-  throw err;
-}
-
 function formatPath(path: string[]): string {
   let out = '';
   for (const p of path) out += p.startsWith('[') ? p : out === '' ? p : `.${p}`;
