@@ -73,6 +73,8 @@ export class Connection {
   private frames: Buffer[] = [];
   private busy = false;
   private closed = false;
+  /** The client closed its side while a request was in flight (see onPeerGone). */
+  private peerGone = false;
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly hooks: ConnectionHooks;
 
@@ -86,7 +88,8 @@ export class Connection {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => this.close('socket error'));
-    socket.on('close', () => this.close('closed by peer'));
+    socket.on('end', () => this.onPeerGone());
+    socket.on('close', () => this.onPeerGone());
     this.touch();
   }
 
@@ -102,6 +105,39 @@ export class Connection {
     this.pending = [];
     this.socket.destroy();
     this.broker.onConnectionClosed(this, why);
+  }
+
+  /**
+   * The client closed the connection. With no request in flight it is simply closed. With one in
+   * flight (a parked JoinGroup, a Fetch long poll) kmock does what Kafka's muted channel does:
+   * Kafka reads nothing more from the socket until that request is answered, so it only notices
+   * the end of the stream afterwards. The answer goes nowhere, the one request Kafka then reads
+   * from the socket buffer is still handled (its answer fails to send) and the rest are dropped
+   * when the failed send closes the channel.
+   */
+  private onPeerGone(): void {
+    if (this.closed || this.peerGone) return;
+    if (!this.busy) {
+      this.close('closed by peer');
+      return;
+    }
+    this.peerGone = true;
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  /** After the in-flight request of a connection whose client left: one more, then closed. */
+  private finishAfterPeerGone(): void {
+    const next = this.frames.shift();
+    this.frames = [];
+    if (next === undefined) {
+      this.close('closed by peer');
+      return;
+    }
+    this.busy = true;
+    const done = this.handleFrame(next);
+    if (done === undefined) this.close('closed by peer');
+    else done.finally(() => this.close('closed by peer')).catch(() => undefined);
   }
 
   /** Restarts the idle timer (connections.max.idle.ms). */
@@ -188,7 +224,10 @@ export class Connection {
         done.then(
           () => {
             this.busy = false;
-            this.pump();
+            if (this.peerGone) return this.finishAfterPeerGone();
+            // The next frame waits for the I/O events already queued: a close by the client that
+            // arrived while this request was parked must be seen before more requests are handled.
+            setImmediate(() => (this.peerGone ? this.finishAfterPeerGone() : this.pump()));
           },
           (err) => {
             this.broker.log.error({ connection: this.info.id, err: String(err?.stack ?? err) }, 'request failed; closing connection');
@@ -283,7 +322,7 @@ export class Connection {
   }
 
   private write(chunks: Buffer[]): void {
-    if (this.closed) return;
+    if (this.closed || this.peerGone) return;
     if (chunks.length === 1) {
       this.socket.write(chunks[0]);
       return;

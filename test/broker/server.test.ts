@@ -4,7 +4,12 @@ import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createApiVersionsRequest,
+  createCreateTopicsRequest,
+  createJoinGroupRequest,
   createMetadataRequest,
+  createOffsetCommitRequest,
+  createOffsetFetchRequest,
+  createSyncGroupRequest,
   decodeResponse,
   encodeRequest,
 } from '../../src/codec/index.js';
@@ -122,6 +127,64 @@ describe('bad input closes only the offending connection', () => {
     prefix.writeInt32BE(1024 * 1024);
     c.sendRaw(prefix);
     expect(await c.waitForClose(2000)).toBe(true);
+  });
+});
+
+describe('a client that leaves while its request is parked', () => {
+  // Kafka mutes a channel while one of its requests is in flight, so it sees the end of the stream
+  // only after answering: the one queued request it then reads is still handled, the rest dropped.
+  it('handles the first request queued behind a parked JoinGroup and drops the rest', async () => {
+    const k = await startKmock({ groupInitialRebalanceDelayMs: 0 });
+    try {
+      const join = (memberId: string) =>
+        createJoinGroupRequest({
+          groupId: 'g',
+          sessionTimeoutMs: 10_000,
+          rebalanceTimeoutMs: 10_000,
+          memberId,
+          protocolType: 'consumer',
+          protocols: [{ name: 'range', metadata: Buffer.alloc(0) }],
+        });
+      const commit = (group: string, offset: bigint) =>
+        encodeRequest(
+          { apiKey: 8, apiVersion: 7, correlationId: 100 + Number(offset), clientId: 'b' },
+          createOffsetCommitRequest({
+            groupId: group,
+            topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: offset, committedLeaderEpoch: -1, committedMetadata: null, commitTimestamp: -1n }] }],
+          }),
+        );
+      const a = await RawClient.connect(k.bootstrapServers);
+      await a.request(19, 4, createCreateTopicsRequest({ topics: [{ name: 't', numPartitions: 1, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 5000 }));
+      const first = await a.request(11, 3, join(''));
+      expect(first.errorCode).toBe(0);
+      await a.request(14, 1, createSyncGroupRequest({ groupId: 'g', generationId: first.generationId, memberId: first.memberId }));
+
+      // b's JoinGroup parks (the group waits for a to rejoin); three commits queue behind it.
+      const b = await RawClient.connect(k.bootstrapServers);
+      b.sendRaw(encodeRequest({ apiKey: 11, apiVersion: 3, correlationId: 1, clientId: 'b' }, join('')));
+      b.sendRaw(Buffer.concat([commit('h1', 11n), commit('h2', 12n), commit('h3', 13n)]));
+      await new Promise((r) => setTimeout(r, 100));
+      b.close();
+      await new Promise((r) => setTimeout(r, 50));
+
+      const second = await a.request(11, 3, join(first.memberId));
+      expect(second.members).toHaveLength(2);
+      await new Promise((r) => setTimeout(r, 100));
+      const fetched = await a.request(
+        9,
+        8,
+        createOffsetFetchRequest({ groups: ['h1', 'h2', 'h3'].map((groupId) => ({ groupId, topics: null })) }),
+      );
+      const committed = fetched.groups.map((g) => [g.groupId, g.topics.flatMap((t) => t.partitions.map((p) => p.committedOffset))]);
+      expect(committed).toEqual([
+        ['h1', [11n]],
+        ['h2', []],
+        ['h3', []],
+      ]);
+      a.close();
+    } finally {
+      await k.close();
+    }
   });
 });
 

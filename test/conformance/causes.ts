@@ -124,15 +124,6 @@ export const CAUSES: Cause[] = [
     accepted: true,
   },
   {
-    id: 'queued-requests-after-disconnect',
-    kind: 'kmock-bug',
-    mode: 'reference',
-    scenario: 'testQueuedRequestsDroppedWhenClientDisconnectsBehindParkedJoin',
-    cause:
-      'Requests pipelined behind a parked JoinGroup on a connection the client then closes: Kafka (muted channel) reads and handles only the first of them once the join completes, fails to write its answer to the closed socket and drops the rest; kmock handles every queued request (here two extra OffsetCommits take effect).',
-    accepted: false,
-  },
-  {
     id: 'consumer-metadata-parse-failure',
     kind: 'kafka-defect',
     mode: 'reference',
