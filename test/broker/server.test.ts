@@ -173,7 +173,7 @@ describe('a client that leaves while its request is parked', () => {
       const fetched = await a.request(
         9,
         8,
-        createOffsetFetchRequest({ groups: ['h1', 'h2', 'h3'].map((groupId) => ({ groupId, topics: null })) }),
+        createOffsetFetchRequest({ groups: ['h1', 'h2', 'h3'].map((groupId) => ({ groupId, memberId: null, memberEpoch: -1, topics: null })) }),
       );
       const committed = fetched.groups.map((g) => [g.groupId, g.topics.flatMap((t) => t.partitions.map((p) => p.committedOffset))]);
       expect(committed).toEqual([
