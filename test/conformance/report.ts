@@ -21,6 +21,8 @@ export interface ConformanceResults {
   elapsedMs?: number;
   /** Free-form lines for the header (versions, settings, seeds). */
   notes?: string[];
+  /** Markdown sections appended after the summary (the client matrix, other Kafka releases). */
+  sections?: string[];
 }
 
 type Verdict =
@@ -71,6 +73,7 @@ export function renderConformanceReport(results: ConformanceResults): string {
   const expFails = results.scenarios.filter((r) => r.expectationFailures.some((f) => f.length > 0));
   if (expFails.length > 0) out.push(`${expFails.length} scenarios have expectations (written from the reference notes) that a target does not meet; see below.`);
   out.push('');
+  for (const section of results.sections ?? []) out.push(section);
 
   // Causes seen in this run.
   const seen = new Map<string, { cause: Cause; scenarios: Set<string>; count: number }>();
