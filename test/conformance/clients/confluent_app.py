@@ -1,0 +1,293 @@
+#!/usr/bin/python3
+# The client-matrix app (test/conformance/clients/PROTOCOL.md) for librdkafka through
+# python3-confluent-kafka: Debian's package is the 1.7.0 binding on librdkafka 2.0.2.
+#
+#   confluent_app.py produce  --bootstrap B --topic T --from I --count N [--partitions P]
+#   confluent_app.py consume  --bootstrap B --topic T --group G --client-id C [--instance ID]
+#                             [--session-timeout-ms S] [--max-seconds M]
+#   confluent_app.py describe --bootstrap B --group G     (unsupported: exit 2, see describe())
+#   confluent_app.py remove   --bootstrap B --group G --instance ID   (unsupported: exit 2)
+#
+# One JSON object per line on stdout, flushed at once; librdkafka logs to stderr.
+import argparse
+import json
+import signal
+import sys
+import time
+
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
+
+
+def emit(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def kafka_name(err):
+    """The Kafka error name of a KafkaError, or None for librdkafka's own (local) errors, whose
+    names start with an underscore (_TRANSPORT, _MSG_TIMED_OUT, ...)."""
+    name = err.name()
+    return None if name.startswith("_") else name
+
+
+def error_obj(event, err, **extra):
+    obj = {"event": event, "name": kafka_name(err), "message": err.str(), "code": err.code(),
+           "clientName": err.name()}
+    obj.update(extra)
+    return obj
+
+
+# ---------------------------------------------------------------------------------------------
+# produce
+
+
+def produce(args):
+    conf = {
+        "bootstrap.servers": args.bootstrap,
+        "client.id": "matrix-confluent-producer",
+        "acks": "all",
+        "enable.idempotence": False,
+        "linger.ms": 5,
+        "message.timeout.ms": 30000,
+    }
+    errors = []
+    acked = [0]
+
+    def on_delivery(err, msg):
+        if err is not None:
+            errors.append(err)
+        else:
+            acked[0] += 1
+
+    p = Producer(conf)
+    try:
+        for i in range(args.start, args.start + args.count):
+            while True:
+                try:
+                    p.produce(args.topic, key=("k%d" % i).encode(), value=("v%d" % i).encode(),
+                              partition=i % args.partitions, on_delivery=on_delivery)
+                    break
+                except BufferError:  # local queue full: serve delivery reports, then retry
+                    p.poll(0.1)
+            p.poll(0)
+        left = p.flush(60)
+    except KafkaException as e:
+        emit(error_obj("error", e.args[0]))
+        return 1
+    if errors:
+        emit(error_obj("error", errors[0], failed=len(errors)))
+        return 1
+    if left or acked[0] != args.count:
+        emit({"event": "error", "name": None,
+              "message": "%d record(s) not acknowledged after flush" % (args.count - acked[0])})
+        return 1
+    emit({"event": "produced", "count": args.count})
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# consume
+
+# librdkafka 2.0.2 raises a broker's FENCED_INSTANCE_ID as a fatal error and reports it as the
+# poll/consume error _FATAL, whose text names the broker error ("Fatal error: Broker: Static
+# consumer fenced by other consumer with same group.instance.id: ..."). The underlying code
+# (rd_kafka_fatal_error()) is not exposed by the 1.7.0 binding, and later calls (commit())
+# fail with _FATAL too, so the Kafka name is recovered from the text: librdkafka writes a broker
+# error as "Broker: <description>", and KafkaError(code).str() gives every code's description.
+def _broker_descriptions():
+    table = {}
+    for attr in dir(KafkaError):
+        code = getattr(KafkaError, attr)
+        if isinstance(code, int) and not isinstance(code, bool) and code > 0:
+            e = KafkaError(code)
+            if e.str().startswith("Broker: "):
+                table[e.str()] = e.name()
+    # longest first, so that a description that prefixes another does not win
+    return sorted(table.items(), key=lambda kv: -len(kv[0]))
+
+
+BROKER_DESCRIPTIONS = _broker_descriptions()
+
+
+def name_from_text(text):
+    for description, name in BROKER_DESCRIPTIONS:
+        if description in text:
+            return name
+    return None
+
+
+def fatal_obj(errs):
+    """The fatal line for the first of errs whose text names a Kafka error (a commit that fails
+    after the fatal error only says "Local: Fatal error"), else for the first."""
+    named = [e for e in errs if kafka_name(e) or name_from_text(e.str())]
+    err = (named or errs)[0]
+    return {"event": "fatal", "name": kafka_name(err) or name_from_text(err.str()), "message": err.str(),
+            "code": err.code(), "clientName": err.name()}
+
+
+def consume(args):
+    stopping = [False]
+
+    def on_term(signum, frame):
+        stopping[0] = True
+
+    signal.signal(signal.SIGTERM, on_term)
+
+    fatal_seen = []
+
+    def on_error(err):
+        # A fatal error may come through error_cb as well as through consume(): it ends the loop.
+        if err.fatal() or err.code() == KafkaError._FATAL:
+            fatal_seen.append(err)
+        else:
+            emit(error_obj("error", err, source="error_cb"))
+
+    session = args.session_timeout_ms
+    conf = {
+        "bootstrap.servers": args.bootstrap,
+        "client.id": args.client_id,
+        "group.id": args.group,
+        "session.timeout.ms": session,
+        "heartbeat.interval.ms": max(1, session // 10),
+        "partition.assignment.strategy": "range",
+        "auto.offset.reset": "earliest",
+        "enable.auto.commit": False,
+        "fetch.wait.max.ms": 100,
+        "error_cb": on_error,
+    }
+    if args.instance:
+        conf["group.instance.id"] = args.instance
+
+    def parts(ps):
+        return sorted(tp.partition for tp in ps if tp.topic == args.topic)
+
+    def on_assign(consumer, ps):
+        emit({"event": "assigned", "partitions": parts(ps)})
+
+    def on_revoke(consumer, ps):
+        emit({"event": "revoked", "partitions": parts(ps)})
+
+    def on_lost(consumer, ps):
+        # librdkafka: the assignment was lost (session timed out, fenced, ...), not revoked by a
+        # rebalance; the contract has no separate event for it.
+        emit({"event": "revoked", "partitions": parts(ps), "lost": True})
+
+    c = Consumer(conf)
+    c.subscribe([args.topic], on_assign=on_assign, on_revoke=on_revoke, on_lost=on_lost)
+    emit({"event": "started"})
+    deadline = time.time() + args.max_seconds
+    code = 0
+    while not stopping[0] and time.time() < deadline:
+        try:
+            msgs = c.consume(num_messages=500, timeout=0.2)
+        except KafkaException as e:
+            err = e.args[0]
+            if err.fatal() or err.code() == KafkaError._FATAL:
+                emit(fatal_obj([err] + fatal_seen))
+                code = 3
+                break
+            emit(error_obj("error", err, source="consume"))
+            continue
+        fatal = None
+        nexts = {}
+        for m in msgs:
+            err = m.error()
+            if err is not None:
+                if err.code() == KafkaError._PARTITION_EOF:
+                    continue
+                if err.fatal() or err.code() == KafkaError._FATAL:
+                    fatal = err
+                    break
+                emit(error_obj("error", err, source="consume"))
+                continue
+            emit({"event": "message", "partition": m.partition(), "offset": m.offset(),
+                  "key": None if m.key() is None else m.key().decode("utf-8", "replace"),
+                  "value": None if m.value() is None else m.value().decode("utf-8", "replace")})
+            nexts[m.partition()] = m.offset() + 1
+        if nexts and fatal is None:
+            offsets = [TopicPartition(args.topic, p, o) for p, o in sorted(nexts.items())]
+            try:
+                result = c.commit(offsets=offsets, asynchronous=False)
+                failed = [tp for tp in (result or []) if tp.error is not None]
+                for tp in failed:
+                    emit(error_obj("error", tp.error, during="commit", partition=tp.partition))
+                if not failed:
+                    emit({"event": "committed", "offsets": {str(p): o for p, o in sorted(nexts.items())}})
+            except KafkaException as e:
+                err = e.args[0]
+                if err.fatal() or err.code() == KafkaError._FATAL:
+                    fatal = err
+                else:
+                    emit(error_obj("error", err, during="commit"))
+        if fatal is None and fatal_seen:
+            fatal = fatal_seen[0]
+        if fatal is not None:
+            emit(fatal_obj([fatal] + fatal_seen))
+            code = 3
+            break
+    try:
+        # A static member does not leave the group on close (librdkafka sends no LeaveGroup when
+        # group.instance.id is set); a dynamic one does.
+        c.close()
+    except Exception as e:  # noqa: BLE001 - a fenced consumer's close may raise the fatal error again
+        sys.stderr.write("close: %r\n" % (e,))
+    if code == 0:
+        emit({"event": "closed"})
+    return code
+
+
+# ---------------------------------------------------------------------------------------------
+# describe / remove
+
+
+def describe(args):
+    # python3-confluent-kafka 1.7.0 has no AdminClient.describe_consumer_groups (added in 2.0).
+    # Its AdminClient.list_groups(group=G) does describe a group (rd_kafka_list_groups, which
+    # sends DescribeGroups v0), but carries no group.instance.id, so it could not fill in
+    # "instanceId" for the static members this app creates.
+    emit({"event": "unsupported", "role": "describe",
+          "why": "python3-confluent-kafka 1.7.0 (librdkafka 2.0.2) has no describe_consumer_groups; "
+                 "list_groups() gives no group.instance.id"})
+    return 2
+
+
+def remove(args):
+    emit({"event": "unsupported", "role": "remove",
+          "why": "python3-confluent-kafka 1.7.0 / librdkafka 2.0.2 cannot remove group members by instance id"})
+    return 2
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="role", required=True)
+    p = sub.add_parser("produce")
+    p.add_argument("--bootstrap", required=True)
+    p.add_argument("--topic", required=True)
+    p.add_argument("--from", dest="start", type=int, required=True)
+    p.add_argument("--count", type=int, required=True)
+    p.add_argument("--partitions", type=int, default=3)
+    c = sub.add_parser("consume")
+    c.add_argument("--bootstrap", required=True)
+    c.add_argument("--topic", required=True)
+    c.add_argument("--group", required=True)
+    c.add_argument("--client-id", required=True)
+    c.add_argument("--instance")
+    c.add_argument("--session-timeout-ms", type=int, default=10000)
+    c.add_argument("--max-seconds", type=float, default=120)
+    d = sub.add_parser("describe")
+    d.add_argument("--bootstrap", required=True)
+    d.add_argument("--group", required=True)
+    r = sub.add_parser("remove")
+    r.add_argument("--bootstrap", required=True)
+    r.add_argument("--group", required=True)
+    r.add_argument("--instance", required=True)
+    args = ap.parse_args()
+    try:
+        return {"produce": produce, "consume": consume, "describe": describe, "remove": remove}[args.role](args)
+    except Exception as e:  # noqa: BLE001 - the contract wants an error line, then exit 1
+        emit({"event": "error", "name": None, "message": repr(e)})
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
