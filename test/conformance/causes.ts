@@ -16,7 +16,9 @@ export type CauseKind =
   /** Kafka misbehaves (a defect of the reference broker) and kmock does not copy it. */
   | 'kafka-defect'
   /** The reference broker is configured differently from a default Kafka (harness artifact). */
-  | 'harness';
+  | 'harness'
+  /** Kafka 4.x answers differently from 3.9 by design (causes-4x.ts); kmock follows 3.9. */
+  | 'kafka-4x-change';
 
 export interface Cause {
   id: string;

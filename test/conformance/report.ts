@@ -28,6 +28,7 @@ export interface ConformanceResults {
 type Verdict =
   | 'agree'
   | 'differ (explained, accepted)'
+  | 'differ (Kafka 4.x change)'
   | 'differ (known kmock bug)'
   | 'differ (Kafka defect, not copied)'
   | 'differ (unexplained)'
@@ -37,7 +38,10 @@ export function verdict(r: ScenarioResult): Verdict {
   if (r.errors.length > 0) return 'error';
   if (r.differences.length === 0) return 'agree';
   if (r.differences.some((d) => d.cause === undefined)) return 'differ (unexplained)';
-  if (r.differences.every((d) => d.accepted)) return 'differ (explained, accepted)';
+  if (r.differences.every((d) => d.accepted)) {
+    // Against a Kafka 4.x reference: 4.x answers differently by design and kmock keeps 3.9's answer.
+    return r.differences.some((d) => d.cause?.kind === 'kafka-4x-change') ? 'differ (Kafka 4.x change)' : 'differ (explained, accepted)';
+  }
   if (r.differences.some((d) => !d.accepted && d.cause?.kind === 'kmock-bug')) return 'differ (known kmock bug)';
   return 'differ (Kafka defect, not copied)';
 }

@@ -17,7 +17,8 @@ import {
 } from './runner.js';
 import { BASE_SETTINGS } from './scenarios/dsl.js';
 import { startReferenceKafka, startReferenceKafkaOrReason, type ReferenceKafka } from './support/reference.js';
-import { classify, type ClassifiedDifference } from './causes.js';
+import type { ClassifiedDifference } from './causes.js';
+import { classifyFor } from './causes-4x.js';
 import { shrink, toScenario, type RandomSequence } from './random.js';
 import type { RandomResult } from './report.js';
 
@@ -168,12 +169,15 @@ export async function runPair(scenario: Scenario, pool: TargetPool): Promise<Sce
   const nb = normaliseTranscript(tb, { ns, nodeId: b.target.nodeId });
   const diffs: Difference[] = compareTranscripts(na, nb);
   const mode = pool.providers[1].kind === 'kafka' ? 'reference' : 'self';
+  // The reference's name ("kafka-4.4.0") picks the causes: Kafka 4.x changes first against a 4.x
+  // release (causes-4x.ts), causes.ts otherwise and as the fallback.
+  const reference = pool.providers[1].name;
   return {
     scenario,
     targets: [a.target.name, b.target.name],
     mode,
     transcripts: [na, nb],
-    differences: diffs.map((d) => classify(scenario.name, d, mode)),
+    differences: diffs.map((d) => classifyFor(reference, scenario.name, d, mode, [na, nb])),
     expectationFailures: [checkExpectations(na), checkExpectations(nb)],
     elapsedMs: Date.now() - started,
     errors: [ta.error, tb.error].filter((e): e is string => e !== undefined),

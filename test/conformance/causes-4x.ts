@@ -1,0 +1,477 @@
+// Known differences between kmock and a Kafka 4.x reference broker, with their causes in Kafka's
+// 4.x source. kmock's default behaviour is Kafka 3.9's (causes.ts explains every difference
+// against 3.9.1); where 4.x changed the protocol or the group coordinator, kmock keeps 3.9's
+// answer, and each entry here says what 4.x does instead, where, and why kmock does not follow.
+//
+// Used by suite.ts when the reference target is a kafka-4.* release: an entry here is tried
+// first; a difference none of them explains falls back to causes.ts (error-message text, kmock's
+// deliberate choices and known kmock bugs hold against both lines). Against Kafka 3.9 this list
+// is never consulted, so a 3.9 run is classified exactly as before.
+//
+// Sources: apache/kafka at 3.9 (core/.../coordinator/group/GroupCoordinator.scala,
+// GroupMetadata.scala, MemberMetadata.scala) vs trunk/4.x (group-coordinator/.../
+// GroupMetadataManager.java, OffsetMetadataManager.java, GroupCoordinatorService.java,
+// classic/ClassicGroupMember.java), checked against the 4.4.0 jars' bytecode; the message specs
+// (clients/src/main/resources/common/message/*.json) of 3.9.1, 4.0.0 and 4.4.0.
+import { classify, type Cause, type ClassifiedDifference } from './causes.js';
+import type { Difference, Json, JsonObject, NormalisedTranscript, TranscriptEvent } from './runner.js';
+
+export interface CauseContext {
+  /** The reference target's name: "kafka-4.4.0". */
+  reference: string;
+  /** Both normalised transcripts of the run ([kmock, reference]), when the caller has them. */
+  transcripts?: readonly [NormalisedTranscript, NormalisedTranscript];
+}
+
+/** A Cause (causes.ts), optionally narrowed by a condition on the values or the transcripts. */
+export interface Cause4x extends Cause {
+  /** The difference must also satisfy this (a throw counts as false). */
+  when?: (d: Difference, ctx: CauseContext) => boolean;
+}
+
+/** A reference target that is a Kafka 4.x release ("kafka-4.0.0", "kafka-4.4.0"). */
+export function isKafka4x(reference: string | undefined): reference is string {
+  return reference !== undefined && /^kafka-4\./.test(reference);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Protocol facts
+
+/** Version ranges Kafka 3.9.1 advertises for the APIs kmock serves (kmock advertises the same). */
+const API_39: Record<string, { key: number; min: number; max: number }> = {
+  Produce: { key: 0, min: 0, max: 11 },
+  Fetch: { key: 1, min: 0, max: 17 },
+  ListOffsets: { key: 2, min: 0, max: 9 },
+  Metadata: { key: 3, min: 0, max: 12 },
+  OffsetCommit: { key: 8, min: 0, max: 9 },
+  OffsetFetch: { key: 9, min: 0, max: 9 },
+  FindCoordinator: { key: 10, min: 0, max: 6 },
+  JoinGroup: { key: 11, min: 0, max: 9 },
+  Heartbeat: { key: 12, min: 0, max: 4 },
+  LeaveGroup: { key: 13, min: 0, max: 5 },
+  SyncGroup: { key: 14, min: 0, max: 5 },
+  DescribeGroups: { key: 15, min: 0, max: 5 },
+  ListGroups: { key: 16, min: 0, max: 5 },
+  SaslHandshake: { key: 17, min: 0, max: 1 },
+  ApiVersions: { key: 18, min: 0, max: 4 },
+  CreateTopics: { key: 19, min: 0, max: 7 },
+  DeleteTopics: { key: 20, min: 0, max: 6 },
+  DeleteRecords: { key: 21, min: 0, max: 2 },
+  InitProducerId: { key: 22, min: 0, max: 5 },
+  DescribeConfigs: { key: 32, min: 0, max: 4 },
+  SaslAuthenticate: { key: 36, min: 0, max: 2 },
+  CreatePartitions: { key: 37, min: 0, max: 3 },
+  DeleteGroups: { key: 42, min: 0, max: 2 },
+  OffsetDelete: { key: 47, min: 0, max: 0 },
+  DescribeCluster: { key: 60, min: 0, max: 1 },
+};
+const API_39_BY_KEY = new Map(Object.values(API_39).map((r) => [r.key, r]));
+
+/**
+ * KIP-896: the highest version of each API (of those kmock serves) that Kafka 4.0 removed. A
+ * request at such a version fails to parse on 4.x (RequestContext.parseRequest ->
+ * InvalidRequestException) and the broker closes the connection.
+ */
+const REMOVED_IN_4: Record<string, number> = {
+  Produce: 2,
+  Fetch: 3,
+  ListOffsets: 0,
+  OffsetCommit: 1,
+  OffsetFetch: 0,
+  CreateTopics: 1,
+  DeleteTopics: 0,
+  DescribeConfigs: 0,
+};
+
+function removedIn4x(api: string | undefined, version: number | undefined, reference: string): boolean {
+  if (api === undefined || version === undefined) return false;
+  // 4.0.0 also removed JoinGroup v0-v1; 4.0.1 and 4.1.0 put them back (KAFKA-19444).
+  if (api === 'JoinGroup' && reference === 'kafka-4.0.0') return version <= 1;
+  const max = REMOVED_IN_4[api];
+  return max !== undefined && version <= max;
+}
+
+function newerThan39(api: string | undefined, version: number | undefined): boolean {
+  if (api === undefined || version === undefined) return false;
+  const r = API_39[api];
+  return r !== undefined && version > r.max;
+}
+
+/** Topic configs Kafka 3.9 describes and 4.0 removed from LogConfig (KIP-724, KIP-937). */
+const TOPIC_CONFIGS_REMOVED_IN_4 = new Set(['message.downconversion.enable', 'message.format.version', 'message.timestamp.difference.max.ms']);
+/** Topic configs later 4.x releases added (present in 4.4.0's LogConfig, absent from 4.0.0's). */
+const TOPIC_CONFIGS_ADDED_IN_4X = new Set([
+  'errors.deadletterqueue.group.enable',
+  'max.decompressed.message.bytes',
+  'remote.copy.lag.bytes',
+  'remote.copy.lag.ms',
+]);
+/** Per config name, the fields whose values legitimately differ (see kafka-4x-topic-configs). */
+const TOPIC_CONFIG_FIELDS_CHANGED_IN_4X: Record<string, string[]> = {
+  'message.timestamp.after.max.ms': ['value', 'synonyms'],
+  'min.insync.replicas': ['configSource', 'synonyms'],
+  // The reference harness's static log.message.timestamp.type (causes.ts reference-static-timestamp-type).
+  'message.timestamp.type': ['configSource', 'synonyms'],
+};
+
+// ---------------------------------------------------------------------------------------------
+// Transcript helpers
+
+function events(ctx: CauseContext, i: number): [TranscriptEvent, TranscriptEvent] | undefined {
+  const t = ctx.transcripts;
+  if (t === undefined) return undefined;
+  const a = t[0].events[i];
+  const b = t[1].events[i];
+  return a !== undefined && b !== undefined ? [a, b] : undefined;
+}
+
+/**
+ * The first event on the difference's connection, up to the difference's own, where exactly
+ * one side saw the connection closed: what closed it (later events on it are "already closed").
+ */
+function firstOneSidedClose(d: Difference, ctx: CauseContext): [TranscriptEvent, TranscriptEvent] | undefined {
+  for (let i = 0; i <= d.event; i++) {
+    const e = events(ctx, i);
+    if (e === undefined || e[0].conn !== d.conn || e[1].conn !== d.conn) continue;
+    if ((e[0].kind === 'closed') !== (e[1].kind === 'closed')) return e;
+  }
+  return undefined;
+}
+
+/** The difference is "one side closed, the other answered" (the kind or the missing response). */
+function isCloseDifference(d: Difference, closedSide: 'kmock' | 'kafka'): boolean {
+  const [closed, other] = closedSide === 'kafka' ? [d.b, d.a] : [d.a, d.b];
+  if (d.path === 'kind') return closed === 'closed' && other !== 'closed';
+  if (d.path === 'response') return closed === undefined && other !== undefined;
+  return false;
+}
+
+/**
+ * The first event of the run where Kafka closed the connection and kmock did not, on a request
+ * at a version 4.x removed: from there on the two transcripts may also fall out of step (a
+ * request parked on kmock is closed on Kafka, so later events are recorded in another order).
+ */
+function firstRemovedVersionClose(ctx: CauseContext): number | undefined {
+  const t = ctx.transcripts;
+  if (t === undefined) return undefined;
+  for (let i = 0; i < Math.min(t[0].events.length, t[1].events.length); i++) {
+    const [a, b] = [t[0].events[i]!, t[1].events[i]!];
+    if (b.kind === 'closed' && a.kind !== 'closed' && a.conn === b.conn && removedIn4x(b.api, b.version, ctx.reference)) return i;
+  }
+  return undefined;
+}
+
+/** Kafka's side of the event has no answer to compare: closed, nothing outstanding, or absent. */
+const UNANSWERED_KINDS = new Set(['closed', 'nothing-outstanding']);
+
+/**
+ * The topic a difference is about ("response.topics[name=off]…", "responses[topic=off]…") was
+ * created on kmock but refused by 4.x because the request set a topic config 4.0 removed:
+ * CreateTopics answered INVALID_CONFIG (40) "Unknown topic config name" on Kafka, NONE on kmock.
+ */
+function topicRefusedFor4xConfig(d: Difference, ctx: CauseContext): boolean {
+  const t = ctx.transcripts;
+  const m = /\[(?:name|topic)=([^\]]+)\]/.exec(d.path);
+  if (t === undefined || m === null) return false;
+  const topic = m[1]!;
+  const entry = (r: Json | undefined, list: string) => {
+    const l = r !== null && typeof r === 'object' && !Array.isArray(r) ? r[list] : undefined;
+    return Array.isArray(l) ? l.find((x) => x !== null && typeof x === 'object' && !Array.isArray(x) && x.name === topic) : undefined;
+  };
+  for (let i = 0; i <= d.event; i++) {
+    const [a, b] = [t[0].events[i], t[1].events[i]];
+    if (a?.api !== 'CreateTopics' || b?.api !== 'CreateTopics') continue;
+    const req = entry(b.request, 'topics');
+    const configs = req !== null && typeof req === 'object' && !Array.isArray(req) ? req.configs : undefined;
+    const setsRemoved = Array.isArray(configs) && configs.some((c) => c !== null && typeof c === 'object' && !Array.isArray(c) && TOPIC_CONFIGS_REMOVED_IN_4.has(String(c.name)));
+    const [ra, rb] = [entry(a.response, 'topics'), entry(b.response, 'topics')];
+    const code = (r: Json | undefined) => (r !== null && typeof r === 'object' && !Array.isArray(r) ? r.errorCode : undefined);
+    if (setsRemoved && code(ra) === 0 && code(rb) === 40) return true;
+  }
+  return false;
+}
+
+/** Splits "response.topics[name=t].configs[6].name" into steps (selectors may hold dots). */
+function pathSteps(path: string): Array<{ key: string; sel?: string }> | undefined {
+  const out: Array<{ key: string; sel?: string }> = [];
+  const re = /\.?([A-Za-z_]\w*)((?:\[[^\]]*\])*)/y;
+  while (re.lastIndex < path.length) {
+    const m = re.exec(path);
+    if (m === null) return undefined;
+    out.push({ key: m[1]! });
+    for (const s of m[2]!.matchAll(/\[([^\]]*)\]/g)) out.push({ key: '', sel: s[1] });
+  }
+  return out;
+}
+
+/** Resolves a diff path (without the leading "response") inside an event's response. */
+function resolve(root: Json | undefined, path: string): Json | undefined {
+  const steps = pathSteps(path);
+  if (steps === undefined) return undefined;
+  let cur: Json | undefined = root;
+  for (const step of steps) {
+    if (cur === undefined || cur === null || typeof cur !== 'object') return undefined;
+    if (step.sel === undefined) {
+      cur = Array.isArray(cur) ? undefined : (cur as JsonObject)[step.key];
+      continue;
+    }
+    if (!Array.isArray(cur)) return undefined;
+    const eq = step.sel.indexOf('=');
+    if (eq < 0) {
+      cur = cur[Number(step.sel)];
+      continue;
+    }
+    const k = step.sel.slice(0, eq);
+    const v = step.sel.slice(eq + 1);
+    cur = cur.find((x) => x !== null && typeof x === 'object' && !Array.isArray(x) && String((x as JsonObject)[k]) === v);
+  }
+  return cur;
+}
+
+function canonical(v: Json | undefined): string {
+  if (v === undefined) return 'undefined';
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  return `{${Object.keys(v)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+    .join(',')}}`;
+}
+
+/**
+ * A topic's config list (CreateTopics v5+ topics[].configs, DescribeConfigs results[].configs)
+ * differs only by 4.x's config changes: drop the configs 4.0 removed from kmock's list and those
+ * 4.x added from Kafka's, blank the fields 4.x changed (and documentation, free text), compare.
+ */
+function configListsDifferOnlyBy4x(d: Difference, ctx: CauseContext): boolean {
+  const m = /^response(\..*\.configs)(?:\.length|\[.*)?$/.exec(d.path);
+  const e = events(ctx, d.event);
+  if (m === null || e === undefined) return false;
+  const lists = [resolve(e[0].response, m[1]!), resolve(e[1].response, m[1]!)];
+  if (!lists.every(Array.isArray)) return false;
+  const norm = (list: Json[], drop: Set<string>) =>
+    list
+      .filter((c) => !(c !== null && typeof c === 'object' && !Array.isArray(c) && drop.has(String(c.name))))
+      .map((c) => {
+        if (c === null || typeof c !== 'object' || Array.isArray(c)) return canonical(c);
+        const copy: JsonObject = { ...c };
+        delete copy.documentation;
+        for (const f of TOPIC_CONFIG_FIELDS_CHANGED_IN_4X[String(c.name)] ?? []) delete copy[f];
+        return canonical(copy);
+      });
+  const a = norm(lists[0] as Json[], TOPIC_CONFIGS_REMOVED_IN_4);
+  const b = norm(lists[1] as Json[], TOPIC_CONFIGS_ADDED_IN_4X);
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The causes
+
+export const CAUSES_4X: Cause4x[] = [
+  {
+    id: 'kafka-4x-api-version-ranges',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    request: /^ApiVersions v/,
+    path: /^response\.apiKeys\[apiKey=\d+\]\.(minVersion|maxVersion)$/,
+    when: (d) => {
+      const m = /apiKey=(\d+)\]\.(minVersion|maxVersion)$/.exec(d.path)!;
+      const r = API_39_BY_KEY.get(Number(m[1]));
+      return r !== undefined && d.a === (m[2] === 'minVersion' ? r.min : r.max) && d.b !== d.a;
+    },
+    cause:
+      'ApiVersions: kmock advertises Kafka 3.9\'s ranges. Kafka 4.0 removed old versions (KIP-896): Fetch 0-3 (Produce 0-2 too, but 4.x keeps advertising Produce minVersion 0 for librdkafka, ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION, KAFKA-18659, so that range agrees), ListOffsets 0, OffsetCommit 0-1, OffsetFetch 0, CreateTopics 0-1, DeleteTopics 0, DescribeConfigs 0 (4.0.0 also JoinGroup 0-1, restored in 4.0.1/4.1.0 by KAFKA-19444); and 4.x added versions: Produce 12 (KIP-890 part 2) and 13 (topic ids, KIP-516), Fetch 18 (high watermark, KIP-1166), ListOffsets 10 (KIP-1075) and 11 (KIP-1023), Metadata 13 (top-level error code, KIP-1102), OffsetCommit/OffsetFetch 10 (topic ids, KIP-848), DescribeGroups 6 (GROUP_ID_NOT_FOUND, KIP-1043), ApiVersions 5 (ClusterId/NodeId, KIP-1242), DeleteGroups 3 (per-group ErrorMessage), DescribeCluster 2 (IncludeFencedBrokers, KIP-1073) — see the *Request.json specs of 4.0.0/4.4.0. kmock follows 3.9: its clients (3.x and 4.x alike) negotiate within 3.9\'s ranges, and it keeps serving the removed versions 3.9 serves.',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-features',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    request: /^ApiVersions v([3-9]|\d\d)/,
+    path: /^response\.(supportedFeatures|finalizedFeatures)(\.|\[|$)/,
+    cause:
+      'ApiVersions v3+ features (KIP-584): kmock reports a Kafka 3.9 node (metadata.version 1-21 finalized at 21 = 3.9-IV0, kraft.version 0-1). A Kafka 4.x node supports metadata.version 7-N (4.0 dropped metadata versions below 3.3-IV3; N = 33 for 4.4.0) and also lists and finalizes group.version (KIP-848), transaction.version (KIP-890), share.version (KIP-932), streams.version (KIP-1071) and eligible.leader.replicas.version (KIP-966). kmock implements none of those 4.x features, so advertising them would be false.',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-removed-versions',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    path: /^(kind|request|response|event)$/,
+    when: (d, ctx) => {
+      if (isCloseDifference(d, 'kafka')) {
+        const t = firstOneSidedClose(d, ctx);
+        if (t !== undefined && t[1].kind === 'closed' && removedIn4x(t[1].api, t[1].version, ctx.reference)) return true;
+      }
+      // Out of step after such a close: Kafka's event here is no answer at all.
+      const first = firstRemovedVersionClose(ctx);
+      if (first === undefined || d.event <= first || !/^(kind|request|response|event)$/.test(d.path)) return false;
+      const b = ctx.transcripts![1].events[d.event];
+      return b === undefined || UNANSWERED_KINDS.has(b.kind);
+    },
+    cause:
+      'Kafka 4.0 removed these request versions (KIP-896; the *Request.json specs: "Versions 0-1 were removed in Apache Kafka 4.0"): Produce 0-2, Fetch 0-3, ListOffsets 0, OffsetCommit 0-1, OffsetFetch 0, CreateTopics 0-1, DeleteTopics 0, DescribeConfigs 0 (and in 4.0.0 only JoinGroup 0-1, KAFKA-19444). Such a request no longer parses (RequestContext.parseRequest -> InvalidRequestException) and the broker closes the connection, so the requests queued behind it on that connection are unanswered too (and a request parked there, e.g. a long-poll Fetch, ends early, so later events of the run may be recorded in another order). kmock follows Kafka 3.9, which serves them: clients still in use (older librdkafka, Sarama, kafka-python) negotiate them.',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-new-versions',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    path: /^(kind|response)$/,
+    when: (d, ctx) => {
+      if (!isCloseDifference(d, 'kafka') && !isCloseDifference(d, 'kmock')) return false;
+      const t = firstOneSidedClose(d, ctx);
+      return t !== undefined && newerThan39(t[0].api ?? t[1].api, t[0].version ?? t[1].version) && isCloseDifference(d, t[0].kind === 'closed' ? 'kmock' : 'kafka');
+    },
+    cause:
+      'A request at a version Kafka 3.9 does not have and 4.x does: Metadata v13 (top-level ErrorCode, KIP-1102, 4.0) is answered by 4.x while kmock, like 3.9, closes the connection (an unsupported version of any API but ApiVersions); ApiVersions v5 (ClusterId and NodeId, KIP-1242, in 4.4.0) is parsed by 4.x, so a v5 header on a v3 body (the scenario tests KIP-511\'s fallback with an unknown version) no longer parses and 4.x closes the connection, where kmock, like 3.9, answers UNSUPPORTED_VERSION in a v0 body with its ApiVersions range. kmock serves 3.9\'s versions.',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-removed-topic-config',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    when: topicRefusedFor4xConfig,
+    cause:
+      'A topic created with a topic config Kafka 4.0 removed (message.downconversion.enable, message.format.version: KIP-724; message.timestamp.difference.max.ms: KIP-937): 4.x no longer knows the name and refuses the topic (CreateTopics INVALID_CONFIG "Unknown topic config name: …"), so later requests for that topic get UNKNOWN_TOPIC_OR_PARTITION. Kafka 3.9 accepts these configs (down-conversion still exists there) and so does kmock, which follows 3.9.',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-topic-configs',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    request: /^(CreateTopics|DescribeConfigs) v/,
+    path: /\.configs(\.length|\[)/,
+    when: configListsDifferOnlyBy4x,
+    cause:
+      'Topic configs (CreateTopics v5+ and DescribeConfigs answers; the name-sorted lists are compared position by position, so one change shifts every later entry): Kafka 4.0 removed message.format.version and message.downconversion.enable (KIP-724) and message.timestamp.difference.max.ms (KIP-937) from LogConfig; later 4.x releases added errors.deadletterqueue.group.enable (share-group DLQ, KIP-1191), remote.copy.lag.ms / remote.copy.lag.bytes (KIP-1241) and max.decompressed.message.bytes (apache/kafka#23429); 4.0 changed the default of message.timestamp.after.max.ms from Long.MAX_VALUE to 3600000 (KIP-1030, KAFKA-16368); a cluster formatted with eligible.leader.replicas.version=1 (4.4.0\'s default) carries a cluster-level min.insync.replicas, so it is reported with configSource 3 DYNAMIC_DEFAULT_BROKER_CONFIG (KIP-966, KAFKA-16540); message.timestamp.type\'s source 4 is the harness (reference-static-timestamp-type). Checked: with those entries set aside the two lists are equal. kmock describes a Kafka 3.9 topic; the 3.9 run compares every entry exactly.',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-describe-groups-assignment',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    request: /^DescribeGroups v/,
+    path: /^response\.groups\[[^\]]+\]\.members\[[^\]]+\]\.memberAssignment$/,
+    when: (d, ctx) => {
+      if (d.a !== '' || typeof d.b !== 'string' || d.b === '') return false;
+      const g = /^response(\.groups\[[^\]]+\])/.exec(d.path)!;
+      const group = resolve(events(ctx, d.event)?.[1].response, g[1]!);
+      return group !== null && typeof group === 'object' && !Array.isArray(group) && group.groupState !== 'Stable';
+    },
+    cause:
+      'DescribeGroups of a classic group that is not Stable: Kafka 3.9 describes each member without metadata and without assignment (GroupMetadata.summary -> MemberMetadata.summaryNoMetadata: both empty); the 4.x group coordinator sends the member\'s last assignment (ClassicGroupMember.describeNoMetadata sets MemberAssignment; GroupMetadataManager.describeGroups). kmock follows 3.9.',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-describe-groups-order',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    request: /^DescribeGroups v/,
+    path: /^response\.groups\[\d+\]/,
+    when: (d, ctx) => {
+      const e = events(ctx, d.event);
+      const [ga, gb] = [e?.[0].response, e?.[1].response].map((r) => (r !== null && typeof r === 'object' && !Array.isArray(r) ? r.groups : undefined));
+      if (!Array.isArray(ga) || !Array.isArray(gb) || ga.length !== gb.length) return false;
+      const sort = (l: Json[]) => l.map(canonical).sort();
+      const [sa, sb] = [sort(ga), sort(gb)];
+      return sa.every((x, i) => x === sb[i]);
+    },
+    cause:
+      'DescribeGroups with several group ids: Kafka 3.9 answers in request order; 4.x groups the ids by __consumer_offsets partition in a HashMap and concatenates the per-partition answers (GroupCoordinatorService.describeGroups), so the order follows the partitions (here a repeated id comes back before an id of another partition). Checked: same answers, another order. kmock follows 3.9.',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-group-acl-operations',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    request: /^DescribeGroups v/,
+    path: /^response\.groups\[[^\]]+\]\.authorizedOperations$/,
+    when: (d) => typeof d.a === 'number' && typeof d.b === 'number' && d.a !== d.b && d.b === (d.a | (1 << 10) | (1 << 11)),
+    cause:
+      'DescribeGroups v3+ authorizedOperations: 4.x adds DESCRIBE_CONFIGS (10) and ALTER_CONFIGS (11) to the operations a GROUP resource supports (AclEntry.supportedOperations(GROUP), KAFKA-14510: group configs, KIP-848), so 3400 where 3.9 answers 328 (READ, DELETE, DESCRIBE). kmock has no group configs and follows 3.9.',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-offset-commit-group-id-not-found',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    request: /^OffsetCommit v(9|[1-9]\d)\b/,
+    path: /\.errorCode$/,
+    when: (d) => d.a === 22 && d.b === 69,
+    cause:
+      'OffsetCommit v9+ with a generation >= 0 for a group that does not exist: the 4.x coordinator answers GROUP_ID_NOT_FOUND (OffsetMetadataManager.validateOffsetCommit: "Starting from version 9 of the OffsetCommit API, we return GROUP_ID_NOT_FOUND", KIP-848); Kafka 3.9\'s coordinator answers ILLEGAL_GENERATION at every version. kmock follows 3.9 (below v9 4.x agrees).',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-pending-member-leave-rebalances',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    scenario: /^testPendingMembersLeavesGroup$/,
+    request: /^Heartbeat v/,
+    path: /^response\.errorCode$/,
+    when: (d) => d.a === 0 && d.b === 27,
+    cause:
+      'A pending member (one that got MEMBER_ID_REQUIRED) leaving a Stable group: Kafka 3.9 only removes it (GroupCoordinator.handleLeaveGroup -> removePendingMemberAndUpdateGroup, no rebalance), so the group stays Stable; the 4.x coordinator counts it among the members that left (classicGroupLeaveToClassicGroup: validLeaveGroupMembers includes pending members) and calls maybePrepareRebalanceOrCompleteJoin, so the next heartbeat of a real member gets REBALANCE_IN_PROGRESS. kmock follows 3.9.',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-sync-does-not-refresh-session',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    scenario: /^testSyncMaintainsSession$/,
+    request: /^(SyncGroup|Heartbeat) v/,
+    path: /^response\.(errorCode|assignment)$/,
+    when: (d) => (d.path.endsWith('errorCode') ? d.a === 0 && d.b === 25 : d.b === ''),
+    cause:
+      'A SyncGroup in Stable: Kafka 3.9 returns the assignment and resets the member\'s session timer (GroupCoordinator.doSyncGroup, case Stable: completeAndScheduleNextHeartbeatExpiration); the 4.x coordinator returns the assignment without rescheduling the heartbeat (GroupMetadataManager.classicGroupSyncToClassicGroup, STABLE branch), so a member that only syncs expires after its session timeout (UNKNOWN_MEMBER_ID). Clients heartbeat anyway; kmock follows 3.9.',
+    accepted: true,
+  },
+  {
+    id: 'kafka-4x-initial-delay-extended-after-empty',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    scenario: /^testInitialDelayIsNotExtendedAfterTheGroupWasEmptyAtALaterGeneration$/,
+    request: /^JoinGroup v/,
+    path: /^(kind|response|event)$/,
+    cause:
+      'The initial rebalance delay (group.initial.rebalance.delay.ms) of a group that became Empty at a later generation: in Kafka 3.9 a new joiner extends the delay only while generationId == 0 (GroupCoordinator.addMemberAndRebalance: newMemberAdded), so here both joiners complete after one delay; the 4.x coordinator extends it whenever the rebalance started from Empty (GroupMetadataManager.addMemberThenRebalanceOrCompleteJoin: PREPARING_REBALANCE && previousState == EMPTY -> setNewMemberAdded), so the join completes later than the scenario waits. kmock follows 3.9.',
+    accepted: true,
+  },
+];
+
+function matches(c: Cause4x, scenario: string, d: Difference, mode: 'reference' | 'self', ctx: CauseContext): boolean {
+  if (c.mode !== undefined && c.mode !== mode) return false;
+  if (c.scenario !== undefined && !(typeof c.scenario === 'string' ? c.scenario === scenario : c.scenario.test(scenario))) return false;
+  if (c.path !== undefined && !c.path.test(d.path)) return false;
+  if (c.request !== undefined && !c.request.test(d.request)) return false;
+  if (c.kind === 'free-text' && !d.messageOnly) return false;
+  if (c.when !== undefined) {
+    try {
+      if (!c.when(d, ctx)) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Classifies a difference of a run against `reference` (a target name: "kafka-4.4.0",
+ * "kafka-3.9.1", "kmock-2"): against a Kafka 4.x release CAUSES_4X first, then causes.ts;
+ * against anything else causes.ts only (exactly classify()).
+ */
+export function classifyFor(
+  reference: string | undefined,
+  scenario: string,
+  d: Difference,
+  mode: 'reference' | 'self',
+  transcripts?: readonly [NormalisedTranscript, NormalisedTranscript],
+): ClassifiedDifference {
+  if (mode === 'reference' && isKafka4x(reference)) {
+    const ctx: CauseContext = { reference, transcripts };
+    const cause = CAUSES_4X.find((c) => matches(c, scenario, d, mode, ctx));
+    if (cause !== undefined) return { ...d, cause, accepted: cause.accepted };
+  }
+  return classify(scenario, d, mode);
+}
