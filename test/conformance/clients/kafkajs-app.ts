@@ -1,0 +1,355 @@
+// The client-matrix app for kafkajs 2.2.4 (see PROTOCOL.md in this directory for the contract).
+//
+//   node --import tsx test/conformance/clients/kafkajs-app.ts <role> --bootstrap HOST:PORT [options]
+//
+// kafkajs has no static membership (no group.instance.id) and no admin call that removes a member
+// by instance id: `consume --instance` and `remove` answer "unsupported" (exit 2).
+//
+// kafkajs reports no revocation of its own. A member's assignment arrives in the GROUP_JOIN
+// instrumentation event; kafkajs's rebalances are eager (it gives up everything and rejoins), so a
+// revocation of the whole previous assignment is implied at every rejoin: the app prints `revoked`
+// (the previous assignment) when the consumer reports REBALANCING, or when a new GROUP_JOIN arrives
+// and no revocation was printed since the previous one (a rejoin after UNKNOWN_MEMBER_ID or a
+// restart after a crash goes without REBALANCING).
+//
+// Set KMOCK_APP_LOG=debug|info to see more of kafkajs's own log on stderr (default warn).
+import { parseArgs } from 'node:util';
+import {
+  AssignerProtocol,
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Consumer,
+  type LogEntry,
+} from 'kafkajs';
+
+type Json = Record<string, unknown>;
+
+function emit(obj: Json): void {
+  process.stdout.write(`${JSON.stringify(obj)}\n`);
+}
+
+/** The Kafka error name (Errors enum) an error carries, looking through kafkajs's wrappers. */
+function kafkaErrorName(e: unknown, depth = 0): string | null {
+  if (e === null || typeof e !== 'object' || depth > 8) return null;
+  const err = e as { type?: unknown; originalError?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof err.type === 'string' && /^[A-Z][A-Z0-9_]+$/.test(err.type)) return err.type;
+  for (const inner of [err.originalError, err.cause]) {
+    const name = kafkaErrorName(inner, depth + 1);
+    if (name !== null) return name;
+  }
+  if (Array.isArray(err.errors)) {
+    for (const inner of err.errors) {
+      const name = kafkaErrorName(inner, depth + 1);
+      if (name !== null) return name;
+    }
+  }
+  return null;
+}
+
+function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+function errorLine(e: unknown, extra: Json = {}): Json {
+  return { event: 'error', name: kafkaErrorName(e), message: errorMessage(e), ...extra };
+}
+
+function usage(message: string): never {
+  emit({ event: 'error', name: null, message });
+  process.exit(1);
+}
+
+function unsupported(role: string, why: string): never {
+  emit({ event: 'unsupported', role, why });
+  process.exit(2);
+}
+
+function intOption(values: Record<string, unknown>, name: string, fallback: number): number {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) usage(`--${name} wants a non-negative integer, got ${String(raw)}`);
+  return n;
+}
+
+function requireOption(values: Record<string, unknown>, name: string): string {
+  const raw = values[name];
+  if (typeof raw !== 'string' || raw === '') usage(`--${name} is required`);
+  return raw;
+}
+
+const LOG_LEVELS: Record<string, logLevel> = {
+  nothing: logLevel.NOTHING,
+  error: logLevel.ERROR,
+  warn: logLevel.WARN,
+  info: logLevel.INFO,
+  debug: logLevel.DEBUG,
+};
+
+/** kafkajs's log lines, one JSON object each, on stderr (stdout belongs to the contract). */
+function stderrLogCreator() {
+  return ({ namespace, level, log }: LogEntry): void => {
+    const { timestamp, message, ...rest } = log;
+    const label = level === logLevel.ERROR ? 'ERROR' : level === logLevel.WARN ? 'WARN' : level === logLevel.INFO ? 'INFO' : 'DEBUG';
+    process.stderr.write(`${JSON.stringify({ t: timestamp, level: label, namespace, message, ...rest })}\n`);
+  };
+}
+
+function makeKafka(bootstrap: string, clientId: string): Kafka {
+  return new Kafka({
+    clientId,
+    brokers: [bootstrap],
+    logLevel: LOG_LEVELS[process.env.KMOCK_APP_LOG ?? 'warn'] ?? logLevel.WARN,
+    logCreator: stderrLogCreator,
+    connectionTimeout: 3000,
+    requestTimeout: 30_000,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// produce
+
+async function produce(bootstrap: string, values: Record<string, unknown>): Promise<never> {
+  const topic = requireOption(values, 'topic');
+  const from = intOption(values, 'from', 0);
+  const count = intOption(values, 'count', NaN);
+  if (!Number.isInteger(count)) usage('--count is required');
+  const partitions = intOption(values, 'partitions', 3);
+  if (partitions < 1) usage('--partitions must be at least 1');
+
+  const kafka = makeKafka(bootstrap, 'matrix-kafkajs-producer');
+  const producer = kafka.producer({
+    idempotent: false,
+    // Every record names its partition; the partitioner is never asked.
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  try {
+    await producer.connect();
+    const messages = [];
+    for (let i = from; i < from + count; i++) {
+      messages.push({ key: `k${i}`, value: `v${i}`, partition: i % partitions });
+    }
+    if (messages.length > 0) await producer.send({ topic, acks: -1, messages });
+  } catch (e) {
+    emit(errorLine(e));
+    await producer.disconnect().catch(() => undefined);
+    process.exit(1);
+  }
+  await producer.disconnect().catch(() => undefined);
+  emit({ event: 'produced', count });
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// consume
+
+async function consume(bootstrap: string, values: Record<string, unknown>): Promise<void> {
+  const topic = requireOption(values, 'topic');
+  const groupId = requireOption(values, 'group');
+  const clientId = requireOption(values, 'client-id');
+  if (values.instance !== undefined) {
+    unsupported('consume', 'kafkajs has no static membership (group.instance.id)');
+  }
+  const sessionTimeout = intOption(values, 'session-timeout-ms', 10_000);
+  const maxSeconds = intOption(values, 'max-seconds', 120);
+
+  const kafka = makeKafka(bootstrap, clientId);
+  const consumer: Consumer = kafka.consumer({
+    groupId,
+    sessionTimeout,
+    heartbeatInterval: Math.max(1, Math.floor(sessionTimeout / 10)),
+    // Java's fetch.max.wait.ms (kafkajs's default is 5000): disconnect() waits for the fetch in
+    // flight, so this bounds how long a SIGTERMed member takes to leave.
+    maxWaitTimeInMs: 500,
+    allowAutoTopicCreation: false,
+  });
+
+  // What was last printed as assigned (null: nothing yet), and whether it was revoked since.
+  let current: number[] | null = null;
+  let revoked = true;
+  const revokeCurrent = (): void => {
+    if (current !== null && !revoked) {
+      emit({ event: 'revoked', partitions: current });
+      revoked = true;
+    }
+  };
+
+  consumer.on(consumer.events.REBALANCING, () => {
+    revokeCurrent();
+  });
+  consumer.on(consumer.events.GROUP_JOIN, (e) => {
+    revokeCurrent();
+    const mine = e.payload.memberAssignment[topic] ?? [];
+    current = [...mine].sort((a, b) => a - b);
+    revoked = false;
+    emit({ event: 'assigned', partitions: current });
+  });
+
+  let closing = false;
+  consumer.on(consumer.events.CRASH, (e) => {
+    const { error, restart } = e.payload;
+    if (closing) return;
+    if (restart) {
+      emit(errorLine(error, { restart: true }));
+      return;
+    }
+    emit({ event: 'fatal', name: kafkaErrorName(error), message: errorMessage(error) });
+    void consumer.disconnect().catch(() => undefined).finally(() => process.exit(3));
+    setTimeout(() => process.exit(3), 5000).unref();
+  });
+
+  const close = async (): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    try {
+      // kafkajs's normal close: stop fetching, wait for the running batch, LeaveGroup, disconnect.
+      await consumer.disconnect();
+    } catch (e) {
+      emit(errorLine(e, { during: 'close' }));
+    }
+    emit({ event: 'closed' });
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void close());
+  setTimeout(() => void close(), maxSeconds * 1000).unref();
+
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+  } catch (e) {
+    emit(errorLine(e));
+    await consumer.disconnect().catch(() => undefined);
+    process.exit(1);
+  }
+  emit({ event: 'started' });
+
+  try {
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, isRunning, isStale }) => {
+        if (batch.topic !== topic) return;
+        let next: number | null = null;
+        for (const m of batch.messages) {
+          if (!isRunning() || isStale()) break;
+          emit({
+            event: 'message',
+            partition: batch.partition,
+            offset: Number(m.offset),
+            key: m.key === null ? null : m.key.toString(),
+            value: m.value === null ? null : m.value.toString(),
+          });
+          resolveOffset(m.offset);
+          next = Number(m.offset) + 1;
+        }
+        if (next === null) return;
+        try {
+          await consumer.commitOffsets([{ topic, partition: batch.partition, offset: String(next) }]);
+          emit({ event: 'committed', offsets: { [String(batch.partition)]: next } });
+        } catch (e) {
+          emit(errorLine(e, { during: 'commit' }));
+        }
+      },
+    });
+  } catch (e) {
+    if (closing) return;
+    emit({ event: 'fatal', name: kafkaErrorName(e), message: errorMessage(e) });
+    await consumer.disconnect().catch(() => undefined);
+    process.exit(3);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// describe
+
+async function describe(bootstrap: string, values: Record<string, unknown>): Promise<never> {
+  const groupId = requireOption(values, 'group');
+  const topic = typeof values.topic === 'string' ? values.topic : null;
+  const kafka = makeKafka(bootstrap, 'matrix-kafkajs-admin');
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    const { groups } = await admin.describeGroups([groupId]);
+    const group = groups.find((g) => g.groupId === groupId);
+    if (group === undefined) throw new Error(`DescribeGroups did not answer for group ${groupId}`);
+    const errorCode = (group as { errorCode?: number }).errorCode ?? 0;
+    if (errorCode !== 0) throw new Error(`DescribeGroups answered error code ${errorCode}`);
+    const members = group.members.map((m) => {
+      let partitions: number[] = [];
+      if (m.memberAssignment !== null && m.memberAssignment.length > 0) {
+        const decoded = AssignerProtocol.MemberAssignment.decode(m.memberAssignment);
+        if (decoded !== null) {
+          const set = new Set<number>();
+          for (const [t, parts] of Object.entries(decoded.assignment)) {
+            if (topic !== null && t !== topic) continue;
+            for (const p of parts) set.add(p);
+          }
+          partitions = [...set].sort((a, b) => a - b);
+        }
+      }
+      // kafkajs's DescribeGroups (v2 and older) carries no group.instance.id.
+      return { clientId: m.clientId, instanceId: null, partitions };
+    });
+    emit({
+      event: 'group',
+      state: group.state,
+      protocolType: group.protocolType,
+      protocol: group.protocol,
+      members,
+    });
+  } catch (e) {
+    emit(errorLine(e));
+    await admin.disconnect().catch(() => undefined);
+    process.exit(1);
+  }
+  await admin.disconnect().catch(() => undefined);
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const [role, ...rest] = process.argv.slice(2);
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      strict: true,
+      options: {
+        bootstrap: { type: 'string' },
+        topic: { type: 'string' },
+        from: { type: 'string' },
+        count: { type: 'string' },
+        partitions: { type: 'string' },
+        group: { type: 'string' },
+        'client-id': { type: 'string' },
+        instance: { type: 'string' },
+        'session-timeout-ms': { type: 'string' },
+        'max-seconds': { type: 'string' },
+      },
+    }));
+  } catch (e) {
+    usage(errorMessage(e));
+  }
+  if (role === 'remove') {
+    unsupported('remove', 'kafkajs has no static membership and no admin call to remove a member by group.instance.id');
+  }
+  const bootstrap = requireOption(values, 'bootstrap');
+  switch (role) {
+    case 'produce':
+      return produce(bootstrap, values);
+    case 'consume':
+      return consume(bootstrap, values);
+    case 'describe':
+      return describe(bootstrap, values);
+    default:
+      usage(`unknown role ${String(role)} (want produce, consume, describe or remove)`);
+  }
+}
+
+main().catch((e: unknown) => {
+  emit({ event: 'fatal', name: kafkaErrorName(e), message: errorMessage(e) });
+  process.exit(3);
+});
