@@ -51,16 +51,6 @@ export const CAUSES: Cause[] = [
     accepted: true,
   },
   {
-    id: 'api-versions-legacy-produce-fetch',
-    kind: 'kmock-bug',
-    mode: 'reference',
-    request: /^ApiVersions v/,
-    path: /^response\.apiKeys\[apiKey=[01]\]\.minVersion$/,
-    cause:
-      'kmock advertises Produce 3-11 and Fetch 4-17; Kafka 3.9 serves Produce 0-11 and Fetch 0-17 (the old versions were only removed in 4.0, KIP-896). Clients that negotiate Produce v0-2 / Fetch v0-3 (magic 0/1 message sets) fail against kmock.',
-    accepted: false,
-  },
-  {
     id: 'api-versions-features',
     kind: 'kmock-bug',
     mode: 'reference',

@@ -17,7 +17,14 @@ import {
   type ApiTypes,
   type StructSchema,
 } from '../../src/codec/index.js';
-import { decodeBatch, iterateBatches, verifyBatchCrc } from '../../src/codec/records/index.js';
+import {
+  decodeBatch,
+  decompress,
+  readLegacyRecord,
+  splitBatches,
+  verifyBatchCrc,
+  type LegacyRecordView,
+} from '../../src/codec/records/index.js';
 import { RawClient } from '../support/raw-client.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -804,13 +811,24 @@ class Symbols {
 function summariseRecords(hex: string): Json {
   const buf = Buffer.from(hex, 'hex');
   const out: Json[] = [];
+  // Byte counts after a compressed entry depend on the compressor (Java's and Node's differ), so
+  // a partial tail after one is only described, not measured.
+  let compressedBefore = false;
   try {
-    for (const b of iterateBatches(buf, { allowPartial: true })) {
+    const { batches, partial } = splitBatches(buf, { allowPartial: true });
+    for (const b of batches) {
+      if (b.magic === 0 || b.magic === 1) {
+        const m = summariseLegacy(b.bytes);
+        if (m.codec !== 0) compressedBefore = true;
+        out.push(m.json);
+        continue;
+      }
       if (b.magic !== 2) {
         out.push({ magic: b.magic, bytes: b.bytes.toString('hex') });
         continue;
       }
       const d = decodeBatch(Buffer.from(b.bytes), { verifyCrc: false });
+      if (d.compression !== 'none') compressedBefore = true;
       out.push({
         baseOffset: Number(d.baseOffset),
         partitionLeaderEpoch: d.partitionLeaderEpoch,
@@ -832,10 +850,49 @@ function summariseRecords(hex: string): Json {
         })),
       });
     }
+    if (partial !== null) out.push(summariseTail(buf.subarray(partial.position), partial.size, compressedBefore));
   } catch (e) {
     out.push({ '(undecodable records)': hex, error: String(e) });
   }
   return { batches: out };
+}
+
+/**
+ * A legacy message (Fetch v0-v3 answers): its fields as stored, the CRC checked, and for a
+ * compressed wrapper the inner messages with their offsets as written (relative for magic 1),
+ * not the compressed bytes, which depend on the compressor.
+ */
+function summariseLegacy(bytes: Buffer): { json: Json; codec: number } {
+  const fields = (m: LegacyRecordView): JsonObject => ({
+    offset: Number(m.offset),
+    magic: m.magic,
+    attributes: m.attributes,
+    timestamp: m.magic === 0 ? null : Number(m.timestamp),
+    crcValid: m.crcValid,
+    key: m.key === null ? null : m.key.toString('utf8'),
+    value: m.codec !== 0 || m.value === null ? null : m.value.toString('utf8'),
+  });
+  const w = readLegacyRecord(bytes);
+  const json = fields(w);
+  if (w.codec !== 0 && w.value !== null) {
+    const inner = decompress(w.codec, w.value, { magic: w.magic });
+    json.messages = splitBatches(inner).batches.map((b) => fields(readLegacyRecord(b.bytes)));
+  }
+  return { json, codec: w.codec };
+}
+
+/**
+ * The incomplete entry a fetch answer may end with: a message or batch cut at the size limit, or
+ * Kafka's down-conversion "overflow batch" padding (offset -1, LazyDownConversionRecordsSend).
+ */
+function summariseTail(tail: Buffer, size: number | null, compressedBefore: boolean): Json {
+  const overflow = tail.subarray(0, 8).every((x) => x === 0xff);
+  const json: JsonObject = { tail: overflow ? 'overflow' : 'partial' };
+  if (!compressedBefore) {
+    json.bytes = tail.length;
+    if (!overflow) json.size = size;
+  }
+  return json;
 }
 
 function normaliseValue(v: Json, key: string, api: string, version: number, sym: Symbols, o: NormaliseOptions, depth: number): Json {

@@ -1,10 +1,11 @@
-// Fetch (1), versions 4-17, as Kafka 3.9's KafkaApis.handleFetchRequest, ReplicaManager.fetchMessages /
+// Fetch (1), versions 0-17, as Kafka 3.9's KafkaApis.handleFetchRequest, ReplicaManager.fetchMessages /
 // readFromLog and DelayedFetch answer it on a single broker.
 //
-// Versions: kmock's log holds magic-2 record batches only. Fetch v0-v3 clients read magic 0/1
-// message sets, which Kafka 3.9 produces by down-converting (LazyDownConversionRecords); kmock
-// does not convert, so it does not advertise v0-v3 rather than send batches those clients cannot
-// read.
+// Versions: kmock's log holds magic-2 record batches only (Kafka 3.9's log format is always v2).
+// Fetch v4+ gets them as stored; Fetch v0-v1 read magic 0 and v2-v3 magic 1 message sets, which
+// Kafka 3.9 makes by down-converting every partition's read (LazyDownConversionRecords; see
+// log/down-convert.ts). v0-v2 also have a hard size limit (FetchParams.hardMaxBytesLimit): no
+// "first batch even if too large", and a batch cut at the limit is kept as read.
 //
 // Fetch sessions (KIP-227, FetchSession.scala): kmock answers as a Kafka broker whose session
 // cache has no slots (max.incremental.fetch.session.cache.slots=0): a full fetch (epoch 0 or -1)
@@ -13,7 +14,7 @@
 // gets the top-level FETCH_SESSION_ID_NOT_FOUND, exactly what Kafka sends for an unknown session.
 //
 // Records are the log's stored Buffers, passed to the response writer as an array: the same
-// objects, never copied. Like Kafka's file slice, the last one may be cut at the size limit.
+// objects, never copied (v4+). Like Kafka's file slice, the last one may be cut at the size limit.
 import type {
   FetchResponse,
   FetchResponseFetchableTopicResponse,
@@ -22,6 +23,7 @@ import type {
 } from '../../codec/index.js';
 import type { Broker } from '../broker.js';
 import { ErrorCode } from '../errors.js';
+import { downConvert } from '../log/down-convert.js';
 import { partitionKey, type FetchWaiter } from '../log/fetch-waiters.js';
 import { LEADER_EPOCH } from '../log/partition-log.js';
 import { ZERO_UUID } from '../log/topics.js';
@@ -59,6 +61,7 @@ interface ReadOutcome {
   data: FetchResponsePartitionData;
   /** Position of the fetch offset for DelayedFetch, or -1 after an error. */
   startPosition: number;
+  /** The bytes read (stored bytes, before any down-conversion): what every size limit counts. */
   bytes: number;
   error: boolean;
   diverging: boolean;
@@ -66,7 +69,7 @@ interface ReadOutcome {
 
 export const fetchHandler = defineHandler({
   apiKey: 1,
-  minVersion: 4,
+  minVersion: 0,
   maxVersion: 17,
   handle(ctx, req) {
     const v = ctx.apiVersion;
@@ -125,7 +128,7 @@ export const fetchHandler = defineHandler({
       maxBytes,
       readCommitted: req.isolationLevel === 1,
     };
-    if (interesting.length === 0) return respond(ctx, [], erroneous);
+    if (interesting.length === 0) return respond(ctx, params, [], erroneous);
 
     // ReplicaManager.fetchMessages: answer now, or wait in "purgatory".
     const first = readFromLog(b, params, interesting);
@@ -135,7 +138,7 @@ export const fetchHandler = defineHandler({
       bytesReadable += r.bytes;
       if (r.error || r.diverging) now = true;
     }
-    if (now || bytesReadable >= params.minBytes) return respond(ctx, withRequests(interesting, first), erroneous);
+    if (now || bytesReadable >= params.minBytes) return respond(ctx, params, withRequests(interesting, first), erroneous);
     return longPoll(ctx, params, interesting, first, erroneous);
   },
 });
@@ -163,7 +166,7 @@ function longPoll(
       clearTimeout(timer);
       b.fetchWaiters.remove(waiter);
       try {
-        resolve(respond(ctx, withRequests(interesting, readFromLog(b, params, interesting)), erroneous));
+        resolve(respond(ctx, params, withRequests(interesting, readFromLog(b, params, interesting)), erroneous));
       } catch (e) {
         reject(e);
       }
@@ -202,7 +205,8 @@ function tryComplete(b: Broker, params: Params, parts: PartitionRequest[], first
 function readFromLog(b: Broker, params: Params, parts: PartitionRequest[]): ReadOutcome[] {
   let limitBytes = params.maxBytes;
   // Fetch v3+ has no hard limit: the first non-empty partition returns at least one whole batch.
-  let minOneMessage = true;
+  // v0-v2 (FetchParams.hardMaxBytesLimit) never exceed the limits.
+  let minOneMessage = params.version > 2;
   const out: ReadOutcome[] = [];
   for (const p of parts) {
     const r = read(b, params, p, limitBytes, minOneMessage);
@@ -239,8 +243,9 @@ function read(b: Broker, params: Params, p: PartitionRequest, limitBytes: number
   }
   const r = log.read(p.fetchOffset, Math.min(p.maxBytes, limitBytes), minOneMessage);
   if (r.errorCode !== 0) return readError(p, r.errorCode);
-  // checkFetchDataInfo: without a hard limit an incomplete first batch becomes an empty answer.
-  if (r.firstEntryIncomplete) {
+  // checkFetchDataInfo: without a hard limit (v3+) an incomplete first batch becomes an empty
+  // answer; v0-v2 keep the cut batch (which down-conversion then drops).
+  if (r.firstEntryIncomplete && params.version > 2) {
     return { data: partitionData(p.partition, highWatermark, logStartOffset, NO_BUFFERS, null), startPosition: r.startPosition, bytes: 0, error: false, diverging: false };
   }
   const aborted = params.readCommitted && params.replicaId < 0 ? [] : null;
@@ -297,6 +302,7 @@ function partitionError(partition: number, errorCode: number): FetchResponsePart
 /** FetchResponse.of: read partitions first, then the erroneous ones; consecutive partitions of a topic share an entry. */
 function respond(
   ctx: RequestContext,
+  params: Params,
   reads: Array<[PartitionRequest, ReadOutcome]>,
   erroneous: Array<[PartitionRequest, FetchResponsePartitionData]>,
 ): FetchResponse {
@@ -322,7 +328,40 @@ function respond(
     }
     last.partitions.push(data);
   };
-  for (const [p, r] of reads) add(p, r.data);
+  // KafkaApis.maybeConvertFetchedData, for partitions the broker has a log for: the others (unknown
+  // topics and partitions) are all in `erroneous`, and left as they are.
+  for (const [p, r] of reads) add(p, v < 10 ? maybeConvert(ctx, params, p, r) : r.data);
   for (const [p, data] of erroneous) add(p, data);
   return { throttleTimeMs: 0, errorCode: 0, sessionId: 0, responses, nodeEndpoints };
+}
+
+/**
+ * KafkaApis.maybeConvertFetchedData (Fetch v0-v9): a topic whose compression.type is zstd is
+ * refused below v10 (KIP-110); v0-v3 get the read down-converted, or UNSUPPORTED_VERSION when
+ * the topic has message.downconversion.enable=false and the fetcher is a consumer.
+ */
+function maybeConvert(ctx: RequestContext, params: Params, p: PartitionRequest, r: ReadOutcome): FetchResponsePartitionData {
+  const topic = ctx.broker.topics.get(p.topic!);
+  if (topic === undefined || p.partition >= topic.partitions.length) return r.data; // deleted while parked
+  if (topic.configs.get('compression.type') === 'zstd') return conversionError(p.partition, ErrorCode.UNSUPPORTED_COMPRESSION_TYPE);
+  if (params.version > 3) return r.data;
+  if (params.replicaId < 0 && topic.configs.get('message.downconversion.enable')?.toLowerCase() === 'false') {
+    return conversionError(p.partition, ErrorCode.UNSUPPORTED_VERSION);
+  }
+  const records = r.data.records as Buffer[];
+  if (records.length === 0) return r.data;
+  const converted = downConvert(records, r.bytes, params.version <= 1 ? 0 : 1, p.fetchOffset);
+  if (!converted.ok) return conversionError(p.partition, ErrorCode.UNSUPPORTED_COMPRESSION_TYPE);
+  // New buffers: the stored batches themselves are never touched.
+  return { ...r.data, records: converted.records };
+}
+
+/**
+ * FetchResponse.partitionResponse as maybeConvertFetchedData uses it: unlike the partitions
+ * answered before reading, these go out with null records (seen against Kafka 3.9.1).
+ */
+function conversionError(partition: number, errorCode: number): FetchResponsePartitionData {
+  const data = partitionError(partition, errorCode);
+  data.records = null;
+  return data;
 }

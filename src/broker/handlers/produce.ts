@@ -1,26 +1,26 @@
-// Produce (0), versions 3-11, as Kafka 3.9's KafkaApis.handleProduceRequest and
+// Produce (0), versions 0-11, as Kafka 3.9's KafkaApis.handleProduceRequest and
 // ReplicaManager.appendRecords answer it on a single broker.
 //
-// Versions: kmock stores record batches (magic 2) only and never converts them. Produce v0-v2
-// carry magic 0/1 message sets, which Kafka 3.9 accepts and up-converts to magic 2
-// (LogValidator.convertAndAssignOffsetsNonCompressed); kmock does not convert, so it does not
-// advertise v0-v2 rather than answer them differently from Kafka.
+// Versions: v3+ carries exactly one magic-2 record batch per partition, stored as received (a
+// view of the request frame). v0-v2 carry legacy message sets (magic 0 for v0-v1, magic 1 for
+// v2, though Kafka checks no magic below v3): Kafka 3.9's log format is always v2, so they are
+// up-converted into one v2 batch on append (PartitionLog.appendMessageSet, log/up-convert.ts).
 //
 // Order of checks, Kafka's:
 // 1. the whole request: the first batch of each partition is framed (CORRUPT_MESSAGE for a bad
 //    size or magic) and looked at for the transactional flag (RequestUtils.hasTransactionalRecords);
 //    kmock has no transaction coordinator and answers transactional writes as a Kafka broker
 //    whose authorizer denies every transactional id: TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
-// 2. per partition: UNKNOWN_TOPIC_OR_PARTITION (no auto-creation on produce), then
+// 2. per partition: UNKNOWN_TOPIC_OR_PARTITION (no auto-creation on produce), then, v3+ only,
 //    ProduceRequest.validateRecords (exactly one magic-2 batch: INVALID_RECORD; zstd before v7:
 //    UNSUPPORTED_COMPRESSION_TYPE);
 // 3. acks outside {-1, 0, 1}: INVALID_REQUIRED_ACKS for every partition that got this far;
 // 4. the append (internal topics, min.insync.replicas, then PartitionLog.appendAsLeader: base
-//    offset, size, CRC, batch header, records, producer state).
+//    offset, size, CRC, batch header, records, producer state; v0-v2: appendMessageSet).
 // acks=1 and acks=-1 answer the same with one in-sync replica; acks=0 gets no response, and a
 // request with any partition error closes the connection, as Kafka does.
 import type { ProduceRequest, ProduceResponse, ProduceResponsePartitionProduceResponse, RecordSet } from '../../codec/index.js';
-import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, MAGIC_OFFSET, TRANSACTIONAL_FLAG_MASK } from '../../codec/records/constants.js';
+import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, MAGIC_OFFSET, PRODUCER_ID_OFFSET, TRANSACTIONAL_FLAG_MASK } from '../../codec/records/constants.js';
 import { initCompression } from '../../codec/records/compression.js';
 import { zstdReady } from '../../codec/records/zstd.js';
 import { ErrorCode } from '../errors.js';
@@ -35,11 +35,10 @@ const LOG_OVERHEAD = 12;
 const MIN_ENTRY_SIZE = 14;
 /** Bytes up to and including the magic byte. */
 const HEADER_SIZE_UP_TO_MAGIC = MAGIC_OFFSET + 1;
-const UNKNOWN_SERVER_ERROR_MESSAGE = 'The server experienced an unexpected error when processing the request.';
 
 export const produceHandler = defineHandler({
   apiKey: 0,
-  minVersion: 3,
+  minVersion: 0,
   maxVersion: 11,
   handle(ctx, req) {
     // zstd batches are validated by decompressing them; its WASM codec loads once, on first use.
@@ -66,6 +65,23 @@ function nextEntry(records: Buffer, pos: number): Entry {
   const size = recordSize + LOG_OVERHEAD;
   if (remaining < size) return NONE;
   return { kind: 'entry', size, magic };
+}
+
+/**
+ * handleProduceAppend's `records.batches.filter(b => b.hasProducerId && b.isTransactional)`: null
+ * records throw (NullPointerException), and so does the framing of a later entry (Produce v0-v2,
+ * whose records Kafka checks nothing of before) or a v2 batch too short to hold a producer id.
+ */
+function scanBatches(records: Buffer | null): { errorCode: number; message: string | null } | null {
+  if (records === null) return { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, message: null };
+  let pos = 0;
+  for (;;) {
+    const e = nextEntry(records, pos);
+    if (e.kind === 'none') return null;
+    if (e.kind === 'corrupt') return { errorCode: ErrorCode.CORRUPT_MESSAGE, message: e.message };
+    if (e.magic === 2 && e.size < PRODUCER_ID_OFFSET + 8) return { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, message: null };
+    pos += e.size;
+  }
 }
 
 function asBuffer(r: RecordSet | null): Buffer | null {
@@ -111,7 +127,7 @@ function fromAppend(r: AppendResult): PartitionStatus {
 interface Target {
   topic: Topic;
   partition: number;
-  /** The partition's single batch: a view of the request frame. */
+  /** v3+: the partition's single batch, a view of the request frame; v0-v2: the whole records field. */
   batch: Buffer | null;
 }
 
@@ -127,9 +143,10 @@ function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | ty
       const e = nextEntry(records, 0);
       if (e.kind === 'corrupt') return wholeRequestError(ctx, req, ErrorCode.CORRUPT_MESSAGE, e.message);
       if (e.kind === 'entry' && e.magic === 2) {
-        if (e.size < ATTRIBUTES_OFFSET + 2) return wholeRequestError(ctx, req, ErrorCode.UNKNOWN_SERVER_ERROR, UNKNOWN_SERVER_ERROR_MESSAGE);
+        if (e.size < ATTRIBUTES_OFFSET + 2) return wholeRequestError(ctx, req, ErrorCode.UNKNOWN_SERVER_ERROR, null);
         if ((records.readInt16BE(ATTRIBUTES_OFFSET) & TRANSACTIONAL_FLAG_MASK) !== 0) {
-          return wholeRequestError(ctx, req, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'Transactional Id authorization failed.');
+          // Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.exception carries the error's default text: no message.
+          return wholeRequestError(ctx, req, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null);
         }
       }
     }
@@ -149,8 +166,9 @@ function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | ty
         continue;
       }
       const records = asBuffer(p.records);
-      if (records === null) {
-        targets.set(key, { topic, partition: p.index, batch: null });
+      if (records === null || v < 3) {
+        // Below v3 Kafka validates nothing here: the log sorts out legacy sets (appendMessageSet).
+        targets.set(key, { topic, partition: p.index, batch: records });
         continue;
       }
       const first = nextEntry(records, 0);
@@ -170,7 +188,7 @@ function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | ty
           continue;
         }
         // CompressionType.forId throws IllegalArgumentException, which escapes the handler.
-        if (codec > 4) return wholeRequestError(ctx, req, ErrorCode.UNKNOWN_SERVER_ERROR, UNKNOWN_SERVER_ERROR_MESSAGE);
+        if (codec > 4) return wholeRequestError(ctx, req, ErrorCode.UNKNOWN_SERVER_ERROR, null);
       }
       const second = nextEntry(records, first.size);
       if (second.kind !== 'none') {
@@ -185,9 +203,11 @@ function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | ty
 
   const results = new Map<string, PartitionStatus>();
   if (targets.size > 0) {
-    // ReplicaManager.handleProduceAppend reads every partition's batches: null records fail the request.
+    // ReplicaManager.handleProduceAppend looks at every batch of every partition (hasProducerId,
+    // for transaction verification) before anything else; what throws there fails the request.
     for (const t of targets.values()) {
-      if (t.batch === null) return wholeRequestError(ctx, req, ErrorCode.UNKNOWN_SERVER_ERROR, UNKNOWN_SERVER_ERROR_MESSAGE);
+      const problem = scanBatches(t.batch);
+      if (problem !== null) return wholeRequestError(ctx, req, problem.errorCode, problem.message);
     }
     const acks = req.acks;
     if (acks !== -1 && acks !== 0 && acks !== 1) {
@@ -208,7 +228,7 @@ function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | ty
           results.set(key, { ...status(ErrorCode.NOT_ENOUGH_REPLICAS), logStartOffset: log.logStartOffset });
           continue;
         }
-        const r = log.appendAsLeader(t.batch!, config, now);
+        const r = v < 3 ? log.appendMessageSet(t.batch!, config, now) : log.appendAsLeader(t.batch!, config, now);
         if (r.errorCode !== 0) {
           b.log.debug({ topic: t.topic.name, partition: t.partition, error: r.errorCode, reason: r.reason }, 'produce failed');
         }
@@ -262,8 +282,10 @@ function buildResponse(order: Map<string, [string, number]>, results: Map<string
 /**
  * An exception escaping KafkaApis.handleProduceRequest: every partition gets the error
  * (ProduceRequest.getErrorResponse); with acks=0 there is no response and the connection closes.
+ * `message` as ApiError.fromThrowable keeps it: null for UNKNOWN_SERVER_ERROR (nothing leaks) and
+ * for an exception whose text is the error's default one.
  */
-function wholeRequestError(ctx: RequestContext, req: ProduceRequest, errorCode: number, message: string): ProduceResponse | typeof NO_RESPONSE {
+function wholeRequestError(ctx: RequestContext, req: ProduceRequest, errorCode: number, message: string | null): ProduceResponse | typeof NO_RESPONSE {
   if (req.acks === 0) {
     closeConnection(ctx, 'error in produce request with acks=0');
     return NO_RESPONSE;

@@ -4,7 +4,9 @@
 // Stored entries are the producers' batches as received: the Buffer views of the Produce request
 // frame, patched in place (base offset, partition leader epoch, and the max timestamp/type when
 // Kafka would rewrite it, e.g. LogAppendTime: header.ts recomputes the CRC then). Fetch hands
-// those same Buffer objects to the response writer, which sends them without copying.
+// those same Buffer objects to the response writer, which sends them without copying. The one
+// exception is Produce v0-v2's legacy message sets: Kafka 3.9 rebuilds them as a v2 batch, and
+// so does kmock (up-convert.ts), storing that new buffer instead.
 //
 // Beside the buffers the log keeps, per batch, its base and last offsets, max timestamp and byte
 // position in parallel number arrays, so reads find the batch holding an offset by binary search.
@@ -30,6 +32,7 @@ import {
 } from '../../codec/records/constants.js';
 import { computeBatchCrc, setBaseOffset, setMaxTimestamp, setPartitionLeaderEpoch } from '../../codec/records/header.js';
 import { firstOffsetOf, incrementSequence, ProducerStateManager } from './producer-state.js';
+import { planMessageSetAppend } from './up-convert.js';
 
 /** The partition's leader epoch. kmock's single broker has led every partition since epoch 0. */
 export const LEADER_EPOCH = 0;
@@ -355,6 +358,37 @@ export class PartitionLog {
       errorMessage: null,
       appended: true,
     };
+  }
+
+  /**
+   * Produce v0-v2: appends a partition's whole `records` field, which may hold legacy message sets
+   * (magic 0/1) to up-convert into one v2 batch, or v2 batches (see up-convert.ts). The v3+ path
+   * (appendAsLeader on the request's own batch) never comes here.
+   */
+  appendMessageSet(records: Buffer, config: LogConfig = DEFAULT_LOG_CONFIG, now = Date.now()): AppendResult {
+    const plan = planMessageSetAppend(records, config, now, `${this.topic}-${this.index}`);
+    switch (plan.kind) {
+      case 'empty':
+        // UnifiedLog.append: no valid bytes, nothing appended, the analysis answered as is.
+        return { errorCode: 0, baseOffset: -1, logAppendTime: -1, logStartOffset: this.logStartOffset, recordErrors: [], errorMessage: null, appended: false };
+      case 'batch':
+      case 'converted':
+        return this.appendAsLeader(plan.batch, config, now);
+      case 'error':
+        if (plan.recordErrors !== undefined) {
+          return {
+            errorCode: plan.errorCode,
+            baseOffset: -1,
+            logAppendTime: -1,
+            logStartOffset: this.logStartOffset,
+            recordErrors: plan.recordErrors,
+            errorMessage: plan.reason,
+            reason: plan.reason,
+            appended: false,
+          };
+        }
+        return plan.unknownInfo ? unknownFailure(plan.errorCode, plan.reason) : this.failure(plan.errorCode, plan.reason);
+    }
   }
 
   /** A failure Kafka reports with the partition's log start offset (the generic Throwable branch). */

@@ -223,3 +223,87 @@ export function encodeMessage(
   out.writeUInt32BE(crc32(out, MAGIC_OFFSET), LEGACY_CRC_OFFSET);
   return out;
 }
+
+// ---- reading as Kafka's broker does --------------------------------------------------------------
+
+/**
+ * One legacy message read the way Kafka's LegacyRecord reads it on the broker: fields at fixed
+ * positions, key and value size-delimited (any negative length is null), bytes after the value
+ * ignored, the CRC reported rather than enforced. `decodeLegacyEntry` is the strict reader for
+ * consumers and tools; this one lets the broker fail in Kafka's order (framing, size, CRC, then
+ * what the record holds).
+ */
+export interface LegacyRecordView {
+  /** The offset field as on the wire (an inner message's may be relative). */
+  offset: bigint;
+  magic: number;
+  attributes: number;
+  /** attributes & 7; 5-7 are not codecs Kafka knows. */
+  codec: number;
+  /** The stored CRC-32, unsigned. */
+  storedCrc: number;
+  /** Whether the CRC-32 of the bytes from the magic on equals `storedCrc` (LegacyRecord.isValid). */
+  crcValid: boolean;
+  /** Magic 1: the int64 timestamp field as stored (Kafka accepts any long); magic 0: -1n (none). */
+  timestamp: bigint;
+  /** Magic 1: the attribute's timestamp type bit; magic 0 has no timestamp type (0 here). */
+  timestampType: TimestampTypeId;
+  /** Null when the key or value length runs past the message: Kafka fails reading it then. */
+  key: Buffer | null;
+  value: Buffer | null;
+  /** Set when the key or value does not fit in the message (Kafka throws on access, not on read). */
+  malformed: string | null;
+}
+
+/**
+ * Reads the legacy message `entry` (log overhead included, at least the 26 bytes of a v0 message;
+ * the caller has framed it). Never throws for bad contents: a key or value that does not fit sets
+ * `malformed`, because Kafka only fails when something reads them.
+ */
+export function readLegacyRecord(entry: Buffer): LegacyRecordView {
+  if (entry.length < LOG_OVERHEAD + MESSAGE_OVERHEAD_V0) {
+    throw new DecodeError(`legacy message of ${entry.length} bytes is shorter than the ${LOG_OVERHEAD + MESSAGE_OVERHEAD_V0}-byte minimum`);
+  }
+  const magic = entry.readInt8(MAGIC_OFFSET);
+  const attributes = entry.readInt8(LEGACY_ATTRIBUTES_OFFSET);
+  const storedCrc = entry.readUInt32BE(LEGACY_CRC_OFFSET);
+  const view: LegacyRecordView = {
+    offset: entry.readBigInt64BE(0),
+    magic,
+    attributes,
+    codec: attributes & COMPRESSION_CODEC_MASK,
+    storedCrc,
+    crcValid: crc32(entry, MAGIC_OFFSET) === storedCrc,
+    timestamp: -1n,
+    timestampType: 0,
+    key: null,
+    value: null,
+    malformed: null,
+  };
+  let pos = LEGACY_ATTRIBUTES_OFFSET + 1;
+  if (magic > 0) {
+    if (entry.length < pos + 8) {
+      view.malformed = 'the message ends inside its timestamp';
+      return view;
+    }
+    view.timestamp = entry.readBigInt64BE(pos);
+    view.timestampType = (attributes & TIMESTAMP_TYPE_MASK) !== 0 ? 1 : 0;
+    pos += 8;
+  }
+  for (const field of ['key', 'value'] as const) {
+    if (entry.length < pos + 4) {
+      view.malformed = `the message ends inside its ${field} length`;
+      return view;
+    }
+    const n = entry.readInt32BE(pos);
+    pos += 4;
+    if (n < 0) continue;
+    if (n > entry.length - pos) {
+      view.malformed = `its ${field} of ${n} bytes runs past the end of the message`;
+      return view;
+    }
+    view[field] = entry.subarray(pos, pos + n);
+    pos += n;
+  }
+  return view;
+}

@@ -69,6 +69,34 @@ describe.skipIf(!haveKcat)(title, () => {
     expect(kmock.broker.topics.get('kz')!.partitions[0].producers.size).toBe(1);
   });
 
+  it('without ApiVersions, as a 0.8/0.9 client: Produce v0/v1 of magic 0 sets (every codec), Fetch v0/v1 down-converted', async () => {
+    kmock.broker.topics.create('kold', 1, 1);
+    const b = kmock.bootstrapServers;
+    const old = (fallback: string) => ['-X', 'api.version.request=false', '-X', `broker.version.fallback=${fallback}`];
+    const expected: string[] = [];
+    for (const [fallback, codec] of [
+      ['0.8.2.2', 'none'],
+      ['0.8.2.2', 'gzip'],
+      ['0.9.0', 'snappy'],
+      ['0.9.0', 'lz4'],
+      ['0.9.0', 'none'],
+    ]) {
+      const lines = [`${fallback}-${codec}-a`, `${fallback}-${codec}-b`];
+      const p = await kcat(['-P', '-b', b, '-t', 'kold', '-p', '0', '-z', codec, ...old(fallback)], lines.join('\n') + '\n');
+      expect(p.code, p.stderr).toBe(0);
+      expected.push(...lines);
+    }
+    // The log holds v2 batches only, whatever the producers sent.
+    expect(kmock.broker.topics.get('kold')!.partitions[0].storedBatches().every((x) => x[16] === 2)).toBe(true);
+    for (const fallback of ['0.8.2.2', '0.9.0']) {
+      const c = await kcat(['-C', '-b', b, '-t', 'kold', '-p', '0', '-o', 'beginning', '-e', '-f', '%o:%s\n', ...old(fallback)]);
+      expect(c.code, c.stderr).toBe(0);
+      expect(c.stdout.trim().split('\n')).toEqual(expected.map((v, i) => `${i}:${v}`));
+      const tail = await kcat(['-C', '-b', b, '-t', 'kold', '-p', '0', '-o', '3', '-e', '-f', '%o:%s\n', ...old(fallback)]);
+      expect(tail.stdout.trim().split('\n')).toEqual(expected.slice(3).map((v, i) => `${i + 3}:${v}`));
+    }
+  });
+
   it('queries offsets by timestamp (ListOffsets)', async () => {
     kmock.broker.topics.create('kq', 1, 1);
     const b = kmock.bootstrapServers;

@@ -148,10 +148,34 @@ describe('Produce', () => {
     const res = await client.request(0, 9, body);
     expect(res.responses).toHaveLength(1);
     expect(res.responses[0].partitionResponses.map((p) => [p.index, p.errorCode, p.errorMessage])).toEqual([
-      [0, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'Transactional Id authorization failed.'],
-      [1, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'Transactional Id authorization failed.'],
+      // ApiError.fromThrowable: the exception's text is the error's default one, so no message
+      [0, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null],
+      [1, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null],
     ]);
     expect(log('tx').logEndOffset).toBe(0);
+  });
+
+  it('a v2 batch too short to hold a producer id fails the whole request: UNKNOWN_SERVER_ERROR, no message', async () => {
+    topic('sh');
+    const short = Buffer.alloc(40);
+    short.writeInt32BE(28, 8);
+    short.writeInt8(2, 16);
+    const res = await client.request(
+      0,
+      9,
+      createProduceRequest({
+        acks: -1,
+        timeoutMs: 1000,
+        topicData: [
+          { name: 'sh', partitionData: [{ index: 0, records: short }] },
+          { name: 'nope', partitionData: [{ index: 0, records: batch(['a']) }] },
+        ],
+      }),
+    );
+    expect(res.responses.map((t) => [t.name, t.partitionResponses[0].errorCode, t.partitionResponses[0].errorMessage])).toEqual([
+      ['sh', ErrorCode.UNKNOWN_SERVER_ERROR, null],
+      ['nope', ErrorCode.UNKNOWN_SERVER_ERROR, null],
+    ]);
   });
 
   it('acks=0: no response; an error closes the connection', async () => {

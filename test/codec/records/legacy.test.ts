@@ -15,6 +15,7 @@ import {
   encodeMessage,
   encodeMessageSet,
   initCompression,
+  readLegacyRecord,
   type LegacyEntry,
 } from '../../../src/codec/records/index.js';
 import { expectDecodeError, KAFKAJS_CODEC, kafkajsCrc32, kafkajsMessageSet } from './helpers.js';
@@ -247,5 +248,42 @@ describe('truncation', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('readLegacyRecord (the broker-side reader, as Kafka\'s LegacyRecord)', () => {
+  it('reads the fields at their positions; the CRC is reported, not enforced', () => {
+    const m = encodeMessage(1, 42n, 8, 1234, Buffer.from('k'), Buffer.from('v'));
+    expect(readLegacyRecord(m)).toMatchObject({
+      offset: 42n,
+      magic: 1,
+      attributes: 8,
+      codec: 0,
+      crcValid: true,
+      timestamp: 1234n,
+      timestampType: 1,
+      key: Buffer.from('k'),
+      value: Buffer.from('v'),
+      malformed: null,
+    });
+    const bad = Buffer.from(m);
+    bad[bad.length - 1] ^= 1;
+    expect(readLegacyRecord(bad)).toMatchObject({ crcValid: false, storedCrc: m.readUInt32BE(12) });
+    expect(readLegacyRecord(encodeMessage(0, 0n, 2, -1, null, null))).toMatchObject({ magic: 0, codec: 2, timestamp: -1n, timestampType: 0, key: null, value: null });
+  });
+
+  it('any negative length is null, bytes after the value are ignored, a length past the end is malformed', () => {
+    const m = encodeMessage(0, 0n, 0, -1, null, Buffer.from('v'));
+    const neg = Buffer.from(m);
+    neg.writeInt32BE(-7, 18);
+    expect(readLegacyRecord(neg)).toMatchObject({ key: null, value: Buffer.from('v'), malformed: null });
+    const longer = Buffer.concat([m, Buffer.from([1, 2, 3])]);
+    longer.writeInt32BE(m.length - 12 + 3, 8);
+    expect(readLegacyRecord(longer)).toMatchObject({ value: Buffer.from('v'), malformed: null });
+    const past = Buffer.from(m);
+    past.writeInt32BE(9, 22);
+    expect(readLegacyRecord(past).malformed).toMatch(/value of 9 bytes runs past the end/);
+    // decodeLegacyEntry, the strict reader, refuses what the broker reader tolerates
+    expect(() => decodeLegacyEntry(longer, { verifyCrc: false })).toThrow(DecodeError);
   });
 });
