@@ -144,7 +144,14 @@ function matchingArray(
         bestScore = s;
       }
     }
-    if (bestScore <= 0) return undefined;
+    if (bestScore <= 0) {
+      // Elements with nothing to identify them (CreateAcls `Results[]`, DeleteAcls
+      // `FilterResults[]`) answer the request's only array position by position, as Kafka's
+      // getErrorResponse does (one copy of the error per creation / filter).
+      const anonymous = !resp.struct!.fields.some((f) => f.name in KEY_FIELDS && inRange(version, f.versions));
+      if (!(anonymous && candidates.length === 1 && candidates[0]!.type === 'struct')) return undefined;
+      best = candidates[0];
+    }
   }
   return { field: best!, values: req[best!.name] as unknown[] };
 }

@@ -3,9 +3,12 @@
 import { apiVersionsHandler } from './api-versions.js';
 import { metadataHandler } from './metadata.js';
 // -- admin handler imports --
+import { createAclsHandler } from './create-acls.js';
 import { createPartitionsHandler } from './create-partitions.js';
 import { createTopicsHandler } from './create-topics.js';
+import { deleteAclsHandler } from './delete-acls.js';
 import { deleteTopicsHandler } from './delete-topics.js';
+import { describeAclsHandler } from './describe-acls.js';
 import { describeClusterHandler } from './describe-cluster.js';
 import { describeConfigsHandler } from './describe-configs.js';
 import { saslAuthenticateHandler } from './sasl-authenticate.js';
@@ -37,6 +40,9 @@ export const HANDLERS: ApiHandler[] = [
   saslHandshakeHandler,
   createTopicsHandler,
   deleteTopicsHandler,
+  describeAclsHandler,
+  createAclsHandler,
+  deleteAclsHandler,
   describeConfigsHandler,
   saslAuthenticateHandler,
   createPartitionsHandler,

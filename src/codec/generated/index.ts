@@ -6,16 +6,22 @@ import { ApiVersionsRequestCodec } from './ApiVersionsRequest.js';
 import { ApiVersionsResponseCodec } from './ApiVersionsResponse.js';
 import { ConsumerProtocolAssignmentCodec } from './ConsumerProtocolAssignment.js';
 import { ConsumerProtocolSubscriptionCodec } from './ConsumerProtocolSubscription.js';
+import { CreateAclsRequestCodec } from './CreateAclsRequest.js';
+import { CreateAclsResponseCodec } from './CreateAclsResponse.js';
 import { CreatePartitionsRequestCodec } from './CreatePartitionsRequest.js';
 import { CreatePartitionsResponseCodec } from './CreatePartitionsResponse.js';
 import { CreateTopicsRequestCodec } from './CreateTopicsRequest.js';
 import { CreateTopicsResponseCodec } from './CreateTopicsResponse.js';
+import { DeleteAclsRequestCodec } from './DeleteAclsRequest.js';
+import { DeleteAclsResponseCodec } from './DeleteAclsResponse.js';
 import { DeleteGroupsRequestCodec } from './DeleteGroupsRequest.js';
 import { DeleteGroupsResponseCodec } from './DeleteGroupsResponse.js';
 import { DeleteRecordsRequestCodec } from './DeleteRecordsRequest.js';
 import { DeleteRecordsResponseCodec } from './DeleteRecordsResponse.js';
 import { DeleteTopicsRequestCodec } from './DeleteTopicsRequest.js';
 import { DeleteTopicsResponseCodec } from './DeleteTopicsResponse.js';
+import { DescribeAclsRequestCodec } from './DescribeAclsRequest.js';
+import { DescribeAclsResponseCodec } from './DescribeAclsResponse.js';
 import { DescribeClusterRequestCodec } from './DescribeClusterRequest.js';
 import { DescribeClusterResponseCodec } from './DescribeClusterResponse.js';
 import { DescribeConfigsRequestCodec } from './DescribeConfigsRequest.js';
@@ -61,16 +67,22 @@ export * from './ApiVersionsRequest.js';
 export * from './ApiVersionsResponse.js';
 export * from './ConsumerProtocolAssignment.js';
 export * from './ConsumerProtocolSubscription.js';
+export * from './CreateAclsRequest.js';
+export * from './CreateAclsResponse.js';
 export * from './CreatePartitionsRequest.js';
 export * from './CreatePartitionsResponse.js';
 export * from './CreateTopicsRequest.js';
 export * from './CreateTopicsResponse.js';
+export * from './DeleteAclsRequest.js';
+export * from './DeleteAclsResponse.js';
 export * from './DeleteGroupsRequest.js';
 export * from './DeleteGroupsResponse.js';
 export * from './DeleteRecordsRequest.js';
 export * from './DeleteRecordsResponse.js';
 export * from './DeleteTopicsRequest.js';
 export * from './DeleteTopicsResponse.js';
+export * from './DescribeAclsRequest.js';
+export * from './DescribeAclsResponse.js';
 export * from './DescribeClusterRequest.js';
 export * from './DescribeClusterResponse.js';
 export * from './DescribeConfigsRequest.js';
@@ -133,6 +145,9 @@ export const ApiKey = {
   DeleteTopics: 20,
   DeleteRecords: 21,
   InitProducerId: 22,
+  DescribeAcls: 29,
+  CreateAcls: 30,
+  DeleteAcls: 31,
   DescribeConfigs: 32,
   SaslAuthenticate: 36,
   CreatePartitions: 37,
@@ -175,6 +190,9 @@ export interface ApiTypes {
   20: { request: import('./DeleteTopicsRequest.js').DeleteTopicsRequest; response: import('./DeleteTopicsResponse.js').DeleteTopicsResponse };
   21: { request: import('./DeleteRecordsRequest.js').DeleteRecordsRequest; response: import('./DeleteRecordsResponse.js').DeleteRecordsResponse };
   22: { request: import('./InitProducerIdRequest.js').InitProducerIdRequest; response: import('./InitProducerIdResponse.js').InitProducerIdResponse };
+  29: { request: import('./DescribeAclsRequest.js').DescribeAclsRequest; response: import('./DescribeAclsResponse.js').DescribeAclsResponse };
+  30: { request: import('./CreateAclsRequest.js').CreateAclsRequest; response: import('./CreateAclsResponse.js').CreateAclsResponse };
+  31: { request: import('./DeleteAclsRequest.js').DeleteAclsRequest; response: import('./DeleteAclsResponse.js').DeleteAclsResponse };
   32: { request: import('./DescribeConfigsRequest.js').DescribeConfigsRequest; response: import('./DescribeConfigsResponse.js').DescribeConfigsResponse };
   36: { request: import('./SaslAuthenticateRequest.js').SaslAuthenticateRequest; response: import('./SaslAuthenticateResponse.js').SaslAuthenticateResponse };
   37: { request: import('./CreatePartitionsRequest.js').CreatePartitionsRequest; response: import('./CreatePartitionsResponse.js').CreatePartitionsResponse };
@@ -204,6 +222,9 @@ export const APIS: { readonly [K in keyof ApiTypes]: ApiSpec<ApiTypes[K]['reques
   20: { key: 20, name: "DeleteTopics", minVersion: 0, maxVersion: 6, flexibleFrom: 4, request: DeleteTopicsRequestCodec, response: DeleteTopicsResponseCodec },
   21: { key: 21, name: "DeleteRecords", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: DeleteRecordsRequestCodec, response: DeleteRecordsResponseCodec },
   22: { key: 22, name: "InitProducerId", minVersion: 0, maxVersion: 5, flexibleFrom: 2, request: InitProducerIdRequestCodec, response: InitProducerIdResponseCodec },
+  29: { key: 29, name: "DescribeAcls", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: DescribeAclsRequestCodec, response: DescribeAclsResponseCodec },
+  30: { key: 30, name: "CreateAcls", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: CreateAclsRequestCodec, response: CreateAclsResponseCodec },
+  31: { key: 31, name: "DeleteAcls", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: DeleteAclsRequestCodec, response: DeleteAclsResponseCodec },
   32: { key: 32, name: "DescribeConfigs", minVersion: 0, maxVersion: 4, flexibleFrom: 4, request: DescribeConfigsRequestCodec, response: DescribeConfigsResponseCodec },
   36: { key: 36, name: "SaslAuthenticate", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: SaslAuthenticateRequestCodec, response: SaslAuthenticateResponseCodec },
   37: { key: 37, name: "CreatePartitions", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: CreatePartitionsRequestCodec, response: CreatePartitionsResponseCodec },

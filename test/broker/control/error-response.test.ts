@@ -127,6 +127,14 @@ describe('error responses per API', () => {
     expect(dc.results).toEqual([expect.objectContaining({ resourceType: 2, resourceName: 't', errorCode: E, configs: [] })]);
   });
 
+  it('DescribeAcls: the top-level error; CreateAcls: one result per creation; DeleteAcls: one result per filter, no matching ACLs', () => {
+    expect(errorResponse(29, 3, {})).toMatchObject({ errorCode: E, resources: [] });
+    const acl = { resourceType: 2, resourceName: 't', resourcePatternType: 3, principal: 'User:a', host: '*', operation: 3, permissionType: 3 };
+    expect(errorResponse(30, 1, { creations: [acl, acl] }).results.map((r) => r.errorCode)).toEqual([E, E]);
+    const filter = { resourceTypeFilter: 1, resourceNameFilter: null, patternTypeFilter: 1, principalFilter: null, hostFilter: null, operation: 1, permissionType: 1 };
+    expect(errorResponse(31, 2, { filters: [filter] }).filterResults).toEqual([expect.objectContaining({ errorCode: E, matchingAcls: [] })]);
+  });
+
   it('OffsetDelete: top level and per partition', () => {
     const res = errorResponse(47, 0, { groupId: 'g', topics: [{ name: 't', partitions: [{ partitionIndex: 2 }] }] });
     expect(res.errorCode).toBe(E);
@@ -159,6 +167,8 @@ const REQUESTS: Record<number, object> = {
   19: { topics: [{ name: 't', numPartitions: 1 }] },
   20: { topicNames: ['t'], topics: [{ name: 't', topicId: UUID }] },
   21: { topics: [{ name: 't', partitions: [{ partitionIndex: 0, offset: 0n }] }] },
+  30: { creations: [{ resourceType: 2, resourceName: 't', resourcePatternType: 3, principal: 'User:a', host: '*', operation: 3, permissionType: 3 }] },
+  31: { filters: [{ resourceTypeFilter: 2, resourceNameFilter: 't', patternTypeFilter: 3, principalFilter: null, hostFilter: null, operation: 1, permissionType: 1 }] },
   32: { resources: [{ resourceType: 2, resourceName: 't', configurationKeys: null }] },
   37: { topics: [{ name: 't', count: 2, assignments: null }] },
   42: { groupsNames: ['g'] },

@@ -1349,3 +1349,180 @@ describe('DeleteGroups (42) v0-v1 with kafkajs', () => {
     await expect(parse()).resolves.toBe(decoded);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// ACL APIs: requests with non-null and null filter strings; responses with ACLs, and the
+// SECURITY_DISABLED answer of a broker without an authorizer, which kafkajs's parse turns into
+// its error.
+const ACL_FILTER = { resourceType: 2, resourceName: TOPIC, resourcePatternType: 4, principal: 'User:ä', host: '*', operation: 3, permissionType: 3 };
+const ACL_FILTER_ANY = { resourceType: 1, resourceName: null, resourcePatternType: 1, principal: null, host: null, operation: 1, permissionType: 1 };
+
+describe('DescribeAcls (29) v0-v1 with kafkajs', () => {
+  it.each(range(0, 1))('v%i request decodes with ours', async (v) => {
+    for (const f of [ACL_FILTER, ACL_FILTER_ANY]) {
+      const body = await kafkajsRequestDecodedByUs(kjsModule('describeAcls', v, 'request')(f), 29, v);
+      expect(body).toEqual(
+        c.createDescribeAclsRequest({
+          resourceTypeFilter: f.resourceType,
+          resourceNameFilter: f.resourceName,
+          // v0 has no pattern type: it reads as LITERAL (3).
+          patternTypeFilter: v === 0 ? 3 : f.resourcePatternType,
+          principalFilter: f.principal,
+          hostFilter: f.host,
+          operation: f.operation,
+          permissionType: f.permissionType,
+        }),
+      );
+    }
+  });
+  it.each(range(0, 1))('v%i response decodes with kafkajs', async (v) => {
+    const { decoded, parse } = await ourResponseDecodedByKafkajs(
+      29,
+      v,
+      c.createDescribeAclsResponse({
+        throttleTimeMs: 23,
+        errorCode: 0,
+        errorMessage: null,
+        resources: [
+          c.createDescribeAclsResponseDescribeAclsResource({
+            resourceType: 2,
+            resourceName: TOPIC,
+            patternType: 3,
+            acls: [
+              c.createDescribeAclsResponseAclDescription({ principal: 'User:ä', host: '*', operation: 3, permissionType: 3 }),
+              c.createDescribeAclsResponseAclDescription({ principal: 'User:b', host: '10.0.0.1', operation: 4, permissionType: 2 }),
+            ],
+          }),
+        ],
+      }),
+      kjsModule('describeAcls', v, 'response'),
+    );
+    const acls = [
+      { principal: 'User:ä', host: '*', operation: 3, permissionType: 3 },
+      { principal: 'User:b', host: '10.0.0.1', operation: 4, permissionType: 2 },
+    ];
+    const resources = [v === 0 ? { resourceType: 2, resourceName: TOPIC, acls } : { resourceType: 2, resourceName: TOPIC, resourcePatternType: 3, acls }];
+    const throttle = v === 0 ? { throttleTime: 23 } : { throttleTime: 0, clientSideThrottleTime: 23 };
+    expect(decoded).toEqual({ ...throttle, errorCode: 0, errorMessage: null, resources });
+    await expect(parse()).resolves.toEqual(decoded);
+  });
+  it('v1 SECURITY_DISABLED (no authorizer) makes kafkajs parse throw', async () => {
+    const { decoded, parse } = await ourResponseDecodedByKafkajs(
+      29,
+      1,
+      c.createDescribeAclsResponse({ errorCode: 54, errorMessage: 'No Authorizer is configured on the broker', resources: [] }),
+      kjsModule('describeAcls', 1, 'response'),
+    );
+    expect(decoded.errorMessage).toBe('No Authorizer is configured on the broker');
+    await expect(parse()).rejects.toMatchObject({ type: 'SECURITY_DISABLED', code: 54 });
+  });
+});
+
+describe('CreateAcls (30) v0-v1 with kafkajs', () => {
+  it.each(range(0, 1))('v%i request decodes with ours', async (v) => {
+    const second = { ...ACL_FILTER, resourceType: 3, resourceName: GROUP, resourcePatternType: 3, principal: 'User:*', host: '10.1.2.3', operation: 2, permissionType: 2 };
+    const body = await kafkajsRequestDecodedByUs(kjsModule('createAcls', v, 'request')({ creations: [ACL_FILTER, second] }), 30, v);
+    const creation = (f: typeof ACL_FILTER) =>
+      c.createCreateAclsRequestAclCreation({
+        resourceType: f.resourceType,
+        resourceName: f.resourceName,
+        resourcePatternType: v === 0 ? 3 : f.resourcePatternType,
+        principal: f.principal,
+        host: f.host,
+        operation: f.operation,
+        permissionType: f.permissionType,
+      });
+    expect(body).toEqual(c.createCreateAclsRequest({ creations: [creation(ACL_FILTER), creation(second)] }));
+  });
+  it.each(range(0, 1))('v%i response decodes with kafkajs', async (v) => {
+    const { decoded, parse } = await ourResponseDecodedByKafkajs(
+      30,
+      v,
+      c.createCreateAclsResponse({
+        throttleTimeMs: 24,
+        results: [c.createCreateAclsResponseAclCreationResult({ errorMessage: null }), c.createCreateAclsResponseAclCreationResult({ errorMessage: null })],
+      }),
+      kjsModule('createAcls', v, 'response'),
+    );
+    const creationResponses = [
+      { errorCode: 0, errorMessage: null },
+      { errorCode: 0, errorMessage: null },
+    ];
+    expect(decoded).toEqual(v === 0 ? { throttleTime: 24, creationResponses } : { throttleTime: 0, clientSideThrottleTime: 24, creationResponses });
+    await expect(parse()).resolves.toEqual(decoded);
+  });
+  it('v1 SECURITY_DISABLED per creation makes kafkajs parse throw', async () => {
+    const { decoded, parse } = await ourResponseDecodedByKafkajs(
+      30,
+      1,
+      c.createCreateAclsResponse({ results: [c.createCreateAclsResponseAclCreationResult({ errorCode: 54, errorMessage: 'No Authorizer is configured.' })] }),
+      kjsModule('createAcls', 1, 'response'),
+    );
+    expect(decoded.creationResponses).toEqual([{ errorCode: 54, errorMessage: 'No Authorizer is configured.' }]);
+    await expect(parse()).rejects.toMatchObject({ type: 'SECURITY_DISABLED', code: 54 });
+  });
+});
+
+describe('DeleteAcls (31) v0-v1 with kafkajs', () => {
+  it.each(range(0, 1))('v%i request decodes with ours', async (v) => {
+    const body = await kafkajsRequestDecodedByUs(kjsModule('deleteAcls', v, 'request')({ filters: [ACL_FILTER, ACL_FILTER_ANY] }), 31, v);
+    const filter = (f: typeof ACL_FILTER | typeof ACL_FILTER_ANY) =>
+      c.createDeleteAclsRequestDeleteAclsFilter({
+        resourceTypeFilter: f.resourceType,
+        resourceNameFilter: f.resourceName,
+        patternTypeFilter: v === 0 ? 3 : f.resourcePatternType,
+        principalFilter: f.principal,
+        hostFilter: f.host,
+        operation: f.operation,
+        permissionType: f.permissionType,
+      });
+    expect(body).toEqual(c.createDeleteAclsRequest({ filters: [filter(ACL_FILTER), filter(ACL_FILTER_ANY)] }));
+  });
+  it.each(range(0, 1))('v%i response decodes with kafkajs', async (v) => {
+    const { decoded, parse } = await ourResponseDecodedByKafkajs(
+      31,
+      v,
+      c.createDeleteAclsResponse({
+        throttleTimeMs: 25,
+        filterResults: [
+          c.createDeleteAclsResponseDeleteAclsFilterResult({
+            errorMessage: null,
+            matchingAcls: [
+              c.createDeleteAclsResponseDeleteAclsMatchingAcl({
+                errorMessage: null,
+                resourceType: 2,
+                resourceName: TOPIC,
+                // v0 cannot carry a pattern type: a non-LITERAL one is refused there, as by Kafka.
+                patternType: v === 0 ? 3 : 4,
+                principal: 'User:ä',
+                host: '*',
+                operation: 3,
+                permissionType: 3,
+              }),
+            ],
+          }),
+          c.createDeleteAclsResponseDeleteAclsFilterResult({ errorMessage: null, matchingAcls: [] }),
+        ],
+      }),
+      kjsModule('deleteAcls', v, 'response'),
+    );
+    const acl = { errorCode: 0, errorMessage: null, resourceType: 2, resourceName: TOPIC, principal: 'User:ä', host: '*', operation: 3, permissionType: 3 };
+    const filterResponses = [
+      { errorCode: 0, errorMessage: null, matchingAcls: [v === 0 ? acl : { ...acl, resourcePatternType: 4 }] },
+      { errorCode: 0, errorMessage: null, matchingAcls: [] },
+    ];
+    expect(decoded).toEqual(v === 0 ? { throttleTime: 25, filterResponses } : { throttleTime: 0, clientSideThrottleTime: 25, filterResponses });
+    await expect(parse()).resolves.toEqual(decoded);
+  });
+  it('v1 SECURITY_DISABLED per filter makes kafkajs parse throw', async () => {
+    const { parse } = await ourResponseDecodedByKafkajs(
+      31,
+      1,
+      c.createDeleteAclsResponse({
+        filterResults: [c.createDeleteAclsResponseDeleteAclsFilterResult({ errorCode: 54, errorMessage: 'No Authorizer is configured.', matchingAcls: [] })],
+      }),
+      kjsModule('deleteAcls', 1, 'response'),
+    );
+    await expect(parse()).rejects.toMatchObject({ type: 'SECURITY_DISABLED', code: 54 });
+  });
+});

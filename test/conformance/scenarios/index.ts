@@ -1,5 +1,6 @@
 // Every hand-written scenario, in the order the suite runs them.
 import type { Scenario } from '../runner.js';
+import { aclScenarios } from './acls.js';
 import { adminScenarios } from './admin.js';
 import { apiScenarios } from './api.js';
 import { dataScenarios } from './data.js';
@@ -15,6 +16,7 @@ import { miscScenarios } from './misc.js';
 export const ALL_SCENARIOS: Scenario[] = [
   ...apiScenarios,
   ...adminScenarios,
+  ...aclScenarios,
   ...dataScenarios,
   ...groupJoinScenarios,
   ...groupStaticScenarios,
