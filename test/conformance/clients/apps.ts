@@ -15,6 +15,8 @@ export interface ClientApp {
   describe: boolean;
   /** Can its admin remove a static member by instance id (KIP-345's admin path)? */
   remove: boolean;
+  /** Session timeout for its consumers when the default (driver.ts) is too short for its start-up. */
+  sessionTimeoutMs?: number;
   /** The argv prefix to which `<role> --bootstrap …` is appended, or why it cannot run here. */
   resolve(): Promise<{ argv: string[] } | { unavailable: string }>;
 }
@@ -23,7 +25,12 @@ function here(file: string): string {
   return fileURLToPath(new URL(`./${file}`, import.meta.url));
 }
 
-function nodeApp(id: string, label: string, file: string, caps: Pick<ClientApp, 'staticMembership' | 'describe' | 'remove'>): ClientApp {
+function nodeApp(
+  id: string,
+  label: string,
+  file: string,
+  caps: Pick<ClientApp, 'staticMembership' | 'describe' | 'remove' | 'sessionTimeoutMs'>,
+): ClientApp {
   return { id, label, ...caps, resolve: async () => ({ argv: [process.execPath, '--import', 'tsx', here(file)] }) };
 }
 
@@ -79,7 +86,10 @@ export const JAVA_CLIENT_VERSIONS = (process.env.KMOCK_MATRIX_JAVA ?? '3.9.1,4.4
 
 export const CLIENT_APPS: ClientApp[] = [
   nodeApp('kafkajs', 'kafkajs 2.2.4', 'kafkajs-app.ts', { staticMembership: false, describe: true, remove: false }),
-  nodeApp('platformatic', '@platformatic/kafka 1.35.0', 'platformatic-app.ts', { staticMembership: true, describe: true, remove: false }),
+  // Loading @platformatic/kafka costs 2.5-3 s of CPU: on a loaded 2-core machine a restarted member
+  // can take longer than 6 s to rejoin, which would expire its session and make the static restart
+  // a rebalance on any broker.
+  nodeApp('platformatic', '@platformatic/kafka 1.35.0', 'platformatic-app.ts', { staticMembership: true, describe: true, remove: false, sessionTimeoutMs: 20_000 }),
   // Debian's binding is confluent-kafka 1.7.0 on librdkafka 2.0.2: no describe_consumer_groups yet.
   pythonApp('confluent', 'librdkafka 2.0.2 (python3-confluent-kafka 1.7.0)', 'confluent_app.py', 'confluent_kafka', 'python3-confluent-kafka', {
     staticMembership: true,

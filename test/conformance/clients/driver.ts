@@ -160,6 +160,7 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
   const resolved = await app.resolve();
   if ('unavailable' in resolved) return { app: app.id, broker: broker.name, steps: [], unavailable: resolved.unavailable, transcript: '', ms: 0 };
   const argv = resolved.argv;
+  const sessionMs = app.sessionTimeoutMs ?? SESSION_TIMEOUT_MS;
   const ns = `matrix-${app.id.replace(/\W/g, '')}-${randomBytes(3).toString('hex')}`;
   const topic = `${ns}-t`;
   const group = `${ns}-g`;
@@ -175,7 +176,7 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
   const consumer = (clientId: string, instance?: string): ClientProcess =>
     launch(clientId, 'consume', [
       '--topic', topic, '--group', group, '--client-id', clientId,
-      '--session-timeout-ms', String(SESSION_TIMEOUT_MS), '--max-seconds', '240',
+      '--session-timeout-ms', String(sessionMs), '--max-seconds', '240',
       ...(instance ? ['--instance', instance] : []),
     ]);
   /** A role that runs to completion: its last event, and the exit code. */
@@ -266,7 +267,8 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
       await c2.waitForEvent('assignment after restart', (e) => e.event === 'assigned', WAIT_MS);
       const restartMs = Date.now() - t0;
       // Long enough for the survivors to hear of a rebalance through a heartbeat, had there been one.
-      await sleep(SESSION_TIMEOUT_MS / 2);
+      // (three heartbeat intervals: the apps heartbeat at a tenth of the session timeout)
+      await sleep((3 * sessionMs) / 10);
       return {
         outcome: {
           samePartitions: JSON.stringify(holding(c2)) === JSON.stringify(before),
@@ -305,7 +307,7 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
       const afterClose = await describeRaw(bootstrap, group);
       // Static members do not leave on close: the group empties when their sessions expire.
       const t0 = Date.now();
-      await waitFor('the group to become Empty', async () => (await describeRaw(bootstrap, group)).state === 'Empty', SESSION_TIMEOUT_MS + WAIT_MS, 250);
+      await waitFor('the group to become Empty', async () => (await describeRaw(bootstrap, group)).state === 'Empty', sessionMs + WAIT_MS, 250);
       const emptyAfterMs = Date.now() - t0;
       await produce(39, 6);
       c4 = consumer('c4');
@@ -358,7 +360,7 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
         outcome: {
           removeError: removed.last.error ?? null,
           // Faster than the dead member's session would have expired: the removal itself rebalanced.
-          rebalancedBeforeSessionTimeout: coveredMs < SESSION_TIMEOUT_MS,
+          rebalancedBeforeSessionTimeout: coveredMs < sessionMs,
           membersAfter: view.members.length,
           unknownInstanceError: unknown.last?.error ?? JSON.stringify(unknown.last),
         },

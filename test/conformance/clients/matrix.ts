@@ -141,7 +141,7 @@ export function renderMatrix(result: MatrixResult): string {
   out.push(
     'The same small app (test/conformance/clients/PROTOCOL.md), written once per client family, played by `clients/driver.ts` against kmock and against each real Kafka; ' +
       'each step reduces what the app printed to an outcome that does not depend on timing, and the outcomes are compared. ' +
-      `Brokers: ${result.brokers.join(', ')} (group.initial.rebalance.delay.ms=1000, session timeout 6 s). Run time ${(result.elapsedMs / 1000).toFixed(0)} s.`,
+      `Brokers: ${result.brokers.join(', ')} (group.initial.rebalance.delay.ms=1000; consumers' session timeout 6 s, 20 s for @platformatic/kafka, whose start-up is slow). Run time ${(result.elapsedMs / 1000).toFixed(0)} s.`,
   );
   out.push('');
   for (const m of result.missing) out.push(`- Kafka ${m.version} not run: ${m.reason}`);
@@ -162,8 +162,9 @@ export function renderMatrix(result: MatrixResult): string {
     for (const c of differing) {
       for (const s of c.steps.filter((x) => x.verdict === 'differ')) {
         out.push(`- **${esc(c.app.label)}, ${s.step}, vs ${c.reference}**: ${s.cause ? `\`${s.cause.id}\` (${s.cause.kind}${s.cause.accepted ? ', accepted' : ''}): ${s.cause.cause}` : '**unexplained**'}`);
-        out.push(`  - kmock: \`${esc(show(s.kmock))}\``);
-        out.push(`  - ${c.reference}: \`${esc(show(s.kafka))}\``);
+        const info = (run: AppRun) => run.steps.find((x) => x.step === s.step)?.info;
+        out.push(`  - kmock: \`${esc(show(s.kmock))}\`${info(c.kmockRun) ? ` (${esc(show(info(c.kmockRun)))})` : ''}`);
+        out.push(`  - ${c.reference}: \`${esc(show(s.kafka))}\`${info(c.kafkaRun) ? ` (${esc(show(info(c.kafkaRun)))})` : ''}`);
       }
     }
     out.push('');
