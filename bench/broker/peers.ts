@@ -130,9 +130,12 @@ export interface KmockBuild {
   tscErrors?: string;
 }
 
-/** The module `bin/kmock.js` runs: the esbuild bundle when the build made one, else dist/cli/main.js. */
+/**
+ * What `bin/kmock.js` runs: the esbuild bundle (CommonJS, compiled with a V8 code cache) when the
+ * build made one, else the compiled modules' dist/cli/main.js.
+ */
 export function cliEntry(build: KmockBuild): string {
-  const bundle = join(build.dist, 'kmock.mjs');
+  const bundle = join(build.dist, 'kmock.cjs');
   return existsSync(bundle) ? bundle : join(build.dist, 'cli', 'main.js');
 }
 
@@ -181,8 +184,9 @@ export function buildKmock(source: 'cache' | 'repo' = 'cache'): KmockBuild {
     tscErrors = (r.stdout + r.stderr).split('\n').filter(Boolean).slice(0, 5).join('\n');
     log(`warning: tsc reported errors (emitted anyway):\n${tscErrors}`);
   }
-  // `npm run build` = tsc + scripts/bundle.mjs (dist/kmock.mjs, which bin/kmock.js prefers); the
+  // `npm run build` = tsc + scripts/bundle.mjs (dist/kmock.cjs, which bin/kmock.js prefers); the
   // bundle script works on ./dist, so it runs with the cache folder as its working directory.
+  // bin/kmock.js writes the bundle's V8 code cache into that dist/ on the first run.
   symlinkSync(join(REPO, 'node_modules'), join(tmp, 'node_modules'), 'dir');
   const bundleScript = join(REPO, 'scripts', 'bundle.mjs');
   if (existsSync(bundleScript)) {
@@ -234,12 +238,18 @@ export interface SpawnSpec {
   cwd?: string;
   /** How to stop it: SIGTERM (kmock, bare) or closing stdin (the C runner; SIGTERM also works). */
   stopBy: 'sigterm' | 'stdin';
+  /** Added to the benchmark's own environment. */
+  env?: Record<string, string>;
 }
 
 /** Spawns and resolves once the process has printed `listening on HOST:PORT`. */
 export function spawnBroker(spec: SpawnSpec, timeoutMs = 15_000): Promise<BrokerProcess> {
   const spawnedAt = performance.now();
-  const child = spawn(spec.command, spec.args, { cwd: spec.cwd ?? REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(spec.command, spec.args, {
+    cwd: spec.cwd ?? REPO,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: spec.env === undefined ? process.env : { ...process.env, ...spec.env },
+  });
   // Never leave a broker behind when the benchmark exits early (an error, a closed pipe).
   const reap = () => child.kill('SIGKILL');
   process.once('exit', reap);

@@ -6,9 +6,9 @@
 //                                                        10 kafkajs consumers joining: times, and with --timeline
 //                                                        every client request and broker group event
 //   npx tsx bench/broker/profile.ts rss                  RSS / heap of a started kmock, and what each import adds
-//   npx tsx bench/broker/profile.ts whatif [--runs N]    start time and idle RSS of modified copies of the
-//                                                        compiled kmock (dependencies not loaded at start,
-//                                                        a JS CRC-32C, no pino when silent, one bundled file)
+//   npx tsx bench/broker/profile.ts whatif [--runs N]    start time and idle RSS of the built kmock without its
+//                                                        code cache, at --log-level info, as the earlier ES
+//                                                        module bundle, and unbundled
 //
 // Profiles (.cpuprofile, open in Chrome DevTools) are kept in ${XDG_CACHE_HOME:-~/.cache}/kmock-bench/profiles/.
 // Positions in kmock's compiled dist/ are mapped back to src/*.ts through the source maps.
@@ -193,6 +193,11 @@ function profiledSpec(build: KmockBuild, dir: string, extra: string[] = [], inte
 // ---- start ----------------------------------------------------------------------------------------
 
 async function profileStart(build: KmockBuild, runs: number): Promise<void> {
+  // One unprofiled run first: it writes the bundle's V8 code cache if the build has none yet
+  // (--cpu-prof is a Node flag, not a V8 one, so the profiled runs accept that cache).
+  const warm = await spawnBroker(kmockSpec(build));
+  await probeApiVersions(warm.host, warm.port);
+  await warm.stop();
   const summaries: Summary[] = [];
   for (let r = 0; r < runs; r++) {
     const dir = join(PROFILES, `start-${r}`);
@@ -379,31 +384,27 @@ function profileRss(build: KmockBuild): void {
 
 // ---- what if -------------------------------------------------------------------------------------
 
-// Copies of the built kmock, changed in one way each, started like the real one. The pino stand-in
-// models "no pino when the log level is silent" (a no-op logger); the native libraries are not
+// The built kmock started in other ways, and copies of it changed in one way each, started like the
+// real one (interleaved, with a bare Node server as the floor). The native libraries are not
 // touched (they already load on first use).
-const PINO_STUB = `const noop = () => {};
-function pino() { const l = { level: 'silent', trace: noop, debug: noop, info: noop, warn: noop, error: noop, fatal: noop, isLevelEnabled: () => false, child: () => l }; return l; }
-pino.destination = () => ({});
-export default pino;
-`;
 const NATIVE_DEPS = ['snappy', 'lz4-napi', '@bokuweb/zstd-wasm', '@node-rs/crc32'];
 
 interface Variant {
   name: string;
   /**
-   * as-built: the build's own dist/kmock.mjs; none: no bundle (compiled modules); own: bundled
-   * here; cjs-cache: bundled here as CommonJS and run through vm.Script with a V8 code cache
-   * (what Node 22's module.enableCompileCache() does for every module; Node 20 lacks it).
+   * as-built: the build's own bin/kmock.js + dist/ (the CommonJS bundle and its V8 code cache);
+   * none: dist/kmock.cjs removed, so bin/kmock.js imports the compiled modules; esm: an ES module
+   * bundle (dist/kmock.mjs, minified, imported without a code cache), as builds before the code
+   * cache made it.
    */
-  bundle: 'as-built' | 'none' | 'own' | 'cjs-cache';
-  /** Own bundle: pino left out of it, and replaced by a no-op stand-in ("no pino when silent"). */
-  stubPino: boolean;
-  /** Own bundle: esbuild --minify. */
-  minify?: boolean;
+  bundle: 'as-built' | 'none' | 'esm';
+  env?: Record<string, string>;
+  /** Replaces `--log-level silent`. */
+  logLevel?: string;
 }
 
 async function makeVariant(build: KmockBuild, v: Variant): Promise<KmockBuild> {
+  if (v.bundle === 'as-built') return build;
   const dir = join(CACHE_ROOT, 'whatif', `${build.hash}-${v.name.replace(/[^a-z0-9]+/gi, '-')}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'bin'), { recursive: true });
@@ -411,24 +412,15 @@ async function makeVariant(build: KmockBuild, v: Variant): Promise<KmockBuild> {
   cpSync(join(root, 'package.json'), join(dir, 'package.json'));
   cpSync(join(root, 'bin', 'kmock.js'), join(dir, 'bin', 'kmock.js'));
   cpSync(build.dist, join(dir, 'dist'), { recursive: true });
-  if (v.bundle !== 'as-built') {
-    rmSync(join(dir, 'dist', 'kmock.mjs'), { force: true });
-    rmSync(join(dir, 'dist', 'kmock.mjs.map'), { force: true });
-  }
+  for (const f of readdirSync(join(dir, 'dist'))) if (f.startsWith('kmock.')) rmSync(join(dir, 'dist', f), { force: true });
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   for (const dep of [...NATIVE_DEPS, 'pino']) {
     const target = join(dir, 'node_modules', dep);
     mkdirSync(join(target, '..'), { recursive: true });
-    if (dep === 'pino' && v.stubPino) {
-      mkdirSync(target, { recursive: true });
-      writeFileSync(join(target, 'package.json'), JSON.stringify({ name: dep, type: 'module', main: 'index.js' }));
-      writeFileSync(join(target, 'index.js'), PINO_STUB);
-    } else {
-      // pino's own dependencies resolve from its real path, so a symlink is enough.
-      symlinkSync(join(REPO, 'node_modules', dep), target, 'dir');
-    }
+    // pino's own dependencies resolve from its real path, so a symlink is enough.
+    symlinkSync(join(REPO, 'node_modules', dep), target, 'dir');
   }
-  if (v.bundle === 'own') {
+  if (v.bundle === 'esm') {
     const esbuild = await import('esbuild');
     await esbuild.build({
       entryPoints: [join(dir, 'dist', 'cli', 'main.js')],
@@ -438,46 +430,16 @@ async function makeVariant(build: KmockBuild, v: Variant): Promise<KmockBuild> {
       platform: 'node',
       target: 'node20',
       sourcemap: true,
-      external: v.stubPino ? [...NATIVE_DEPS, 'pino'] : NATIVE_DEPS,
-      minify: v.minify ?? false,
-      banner: { js: "import { createRequire as __kmockCreateRequire } from 'node:module'; const require = __kmockCreateRequire(import.meta.url);" },
-      logLevel: 'error',
-    });
-  }
-  if (v.bundle === 'cjs-cache') {
-    const esbuild = await import('esbuild');
-    await esbuild.build({
-      entryPoints: [join(dir, 'dist', 'cli', 'main.js')],
-      outfile: join(dir, 'dist', 'kmock.cjs'),
-      bundle: true,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
       external: NATIVE_DEPS,
-      minify: v.minify ?? false,
-      define: { 'import.meta.url': '__kmockImportMetaUrl' },
-      banner: { js: "const __kmockImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      minify: true,
+      banner: { js: "import { createRequire as __kmockCreateRequire } from 'node:module'; const require = __kmockCreateRequire(import.meta.url);" },
       logLevel: 'error',
     });
     writeFileSync(
       join(dir, 'bin', 'kmock.js'),
       `#!/usr/bin/env node
-// Experiment: the CJS bundle compiled through vm.Script with a V8 code cache next to it.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
-const file = fileURLToPath(new URL('../dist/kmock.cjs', import.meta.url));
-const cacheFile = file + '.v8cache';
-const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
-const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
-const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(file), module, file, fileURLToPath(new URL('../dist/', import.meta.url)));
-if (cachedData === undefined || script.cachedDataRejected) {
-  // After start-up, so the functions compiled lazily while starting are in the cache too.
-  setTimeout(() => writeFileSync(cacheFile, script.createCachedData()), 300).unref();
-}
-module.exports.main(process.argv.slice(2)).then((code) => { if (typeof code === 'number') process.exitCode = code; });
+const { main } = await import(new URL('../dist/kmock.mjs', import.meta.url).href);
+main(process.argv.slice(2)).then((code) => { if (typeof code === 'number') process.exitCode = code; });
 `,
     );
   }
@@ -486,27 +448,36 @@ module.exports.main(process.argv.slice(2)).then((code) => { if (typeof code === 
 
 async function profileWhatIf(build: KmockBuild, runs: number): Promise<void> {
   rmSync(join(CACHE_ROOT, 'whatif'), { recursive: true, force: true });
-  const hasBundle = existsSync(join(build.dist, 'kmock.mjs'));
+  const hasBundle = existsSync(join(build.dist, 'kmock.cjs'));
   const variants: Variant[] = [
-    { name: hasBundle ? 'as built (dist/kmock.mjs)' : 'as built (compiled modules)', bundle: 'as-built', stubPino: false },
-    ...(hasBundle ? [{ name: 'compiled modules, no bundle', bundle: 'none', stubPino: false } as Variant] : []),
-    { name: 'bundle like scripts/bundle.mjs (control)', bundle: 'own', stubPino: false },
-    { name: 'bundle, minified', bundle: 'own', stubPino: false, minify: true },
-    { name: 'bundle, no pino when silent', bundle: 'own', stubPino: true },
-    { name: 'bundle, no pino when silent, minified', bundle: 'own', stubPino: true, minify: true },
-    { name: 'CommonJS bundle + V8 code cache (vm.Script cachedData)', bundle: 'cjs-cache', stubPino: false },
+    { name: hasBundle ? 'as built (dist/kmock.cjs + V8 code cache)' : 'as built (compiled modules)', bundle: 'as-built' },
+    ...(hasBundle
+      ? ([
+          { name: 'as built, KMOCK_CACHE=off (no code cache)', bundle: 'as-built', env: { KMOCK_CACHE: 'off' } },
+          { name: 'as built, --log-level info (pino loaded)', bundle: 'as-built', logLevel: 'info' },
+          { name: 'ES module bundle, no code cache (the earlier build)', bundle: 'esm' },
+          { name: 'compiled modules, no bundle', bundle: 'none' },
+        ] as Variant[])
+      : []),
   ];
   const builds = await Promise.all(variants.map((v) => makeVariant(build, v)));
-  const specs: SpawnSpec[] = [...builds.map((b) => kmockSpec(b)), bareSpec()];
+  const specs: SpawnSpec[] = [
+    ...builds.map((b, i) => {
+      const spec = kmockSpec(b);
+      const v = variants[i];
+      const args = v.logLevel === undefined ? spec.args : spec.args.map((a, k) => (spec.args[k - 1] === '--log-level' ? v.logLevel! : a));
+      return { ...spec, args, env: v.env };
+    }),
+    bareSpec(),
+  ];
   const names = [...variants.map((v) => v.name), 'bare node TCP server'];
   const wall: number[][] = specs.map(() => []);
   const cpu: number[][] = specs.map(() => []);
   const rss: number[][] = specs.map(() => []);
   for (const s of specs) {
-    // one untimed run each (file cache; the code-cache variant writes its cache 300 ms after start)
+    // one untimed run each (file cache; writes the code cache of a build that has none)
     const p = await spawnBroker(s);
     await probeApiVersions(p.host, p.port);
-    await sleep(600);
     await p.stop();
   }
   for (let r = 0; r < runs; r++) {
@@ -530,11 +501,12 @@ async function profileWhatIf(build: KmockBuild, runs: number): Promise<void> {
     const s = [...xs].sort((a, b) => a - b);
     return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   };
+  const bare = med(wall[specs.length - 1]);
   console.log(`\n## what if: ${runs} interleaved runs each, 1-minute load average ${loadavg()[0].toFixed(2)}\n`);
-  console.log('| variant | start → first answer, median ms | CPU by then, median ms | idle RSS after 1 s, median MB |');
-  console.log('|---|---:|---:|---:|');
+  console.log('| variant | start → first answer, median ms | ÷ bare Node | CPU by then, median ms | idle RSS after 1 s, median MB |');
+  console.log('|---|---:|---:|---:|---:|');
   for (let i = 0; i < specs.length; i++) {
-    console.log(`| ${names[i]} | ${med(wall[i]).toFixed(1)} | ${med(cpu[i]).toFixed(0)} | ${med(rss[i]).toFixed(1)} |`);
+    console.log(`| ${names[i]} | ${med(wall[i]).toFixed(1)} | ${(med(wall[i]) / bare).toFixed(2)}× | ${med(cpu[i]).toFixed(0)} | ${med(rss[i]).toFixed(1)} |`);
   }
   console.log(`\ncopies: ${join(CACHE_ROOT, 'whatif')}`);
 }

@@ -2,6 +2,7 @@
 //
 //   npx tsx bench/broker/run.ts            full run  → bench/results/broker.md
 //   npx tsx bench/broker/run.ts --quick    smoke run, printed only (not for quoting)
+//   npx tsx bench/broker/run.ts --only start [--start-runs 30]   only part 1 below, printed only
 //
 // Options: --out FILE, --kmock-dist cache|repo (default cache: build the current src/ like `npm run build` into
 // ${XDG_CACHE_HOME:-~/.cache}/kmock-bench/; repo: use bin/kmock.js with the repo's dist/),
@@ -19,7 +20,7 @@
 //  4. VmRSS of the broker process: idle after start, after the produce run, at the end.
 // Ratios are kmock / librdkafka mock from numbers of this one run.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, release } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -29,6 +30,7 @@ import {
   bareSpec,
   buildKmock,
   buildRdkafkaMock,
+  CACHE_ROOT,
   cliEntry,
   cpuMsOf,
   kmockSpec,
@@ -46,6 +48,8 @@ import { consumeRun, joinRun, kafkajsCreateTopic, produceRun, retainedMessages, 
 
 interface Args {
   quick: boolean;
+  /** Only part 1 (start → first answer, its breakdown, in-process start): no workloads; written only with --out. */
+  onlyStart: boolean;
   out?: string;
   kmockDist: 'cache' | 'repo';
   startRuns: number;
@@ -58,6 +62,7 @@ function parseArgs(argv: string[]): Args {
   const quick = argv.includes('--quick');
   const a: Args = {
     quick,
+    onlyStart: false,
     kmockDist: 'cache',
     startRuns: quick ? 3 : 15,
     reps: quick ? 1 : 3,
@@ -72,7 +77,11 @@ function parseArgs(argv: string[]): Args {
       return v;
     };
     if (s === '--quick') continue;
-    else if (s === '--out') a.out = argv[++i];
+    else if (s === '--only') {
+      const v = argv[++i];
+      if (v !== 'start') throw new Error('--only takes start');
+      a.onlyStart = true;
+    } else if (s === '--out') a.out = argv[++i];
     else if (s === '--kmock-dist') {
       const v = argv[++i];
       if (v !== 'cache' && v !== 'repo') throw new Error('--kmock-dist takes cache or repo');
@@ -82,7 +91,7 @@ function parseArgs(argv: string[]): Args {
     else if (s === '--messages') a.messages = num();
     else if (s === '--joins') a.joins = num();
     else if (s === '--help' || s === '-h') {
-      console.log('usage: tsx bench/broker/run.ts [--quick] [--out FILE] [--kmock-dist cache|repo] [--start-runs N] [--reps N] [--messages N] [--joins N]');
+      console.log('usage: tsx bench/broker/run.ts [--quick] [--only start] [--out FILE] [--kmock-dist cache|repo] [--start-runs N] [--reps N] [--messages N] [--joins N]');
       process.exit(0);
     } else throw new Error(`unknown argument ${s}`);
   }
@@ -147,29 +156,63 @@ async function inProcessOnce(startKmock: (o: object) => Promise<{ host: string; 
   }
 }
 
-/** Where a cold kmock process spends its start: node bootstrap, module loading, startKmock(). */
+/**
+ * Where a cold kmock process spends its start, from marks a `--require` preload sets in a real
+ * `node bin/kmock.js start` run: node's bootstrap (until the preload runs), bin/kmock.js until it
+ * compiles the bundle (loading bin/kmock.js as an ES module, reading the bundle and its code
+ * cache), compiling it (vm.Script, with the code cache when there is one), evaluating it (the
+ * bundle's top level: node:net and the other modules it requires), then `main(['start', ...])`
+ * until it prints `listening on`. Without a bundle (dist/cli/main.js), only boot and the total are marked.
+ */
 interface Breakdown {
   boot: number;
-  importCli: number;
-  start: number;
+  beforeCompile?: number;
+  compile?: number;
+  evaluate?: number;
+  start?: number;
+  listening: number;
+  cache?: 'used' | 'rejected' | 'none';
 }
-function breakdownOnce(build: KmockBuild): Breakdown {
-  const main = pathToFileURL(cliEntry(build)).href;
-  // Runs the CLI's main() as bin/kmock.js does and catches the `listening on` line it writes.
-  const script = `
-    const t0 = performance.now();
-    const { main } = await import(${JSON.stringify(main)});
-    const t1 = performance.now();
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = (s) => {
-      if (String(s).startsWith('listening on')) {
-        const t2 = performance.now();
-        write(JSON.stringify({ boot: t0, importCli: t1 - t0, start: t2 - t1 }) + '\\n', () => process.exit(0));
-      }
-      return true;
+const BREAKDOWN_PRELOAD = `
+const { performance } = require('node:perf_hooks');
+const vm = require('node:vm');
+const m = { boot: performance.now() };
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(code, options) {
+    const t = performance.now();
+    super(code, options);
+    m.beforeCompile = t - m.boot;
+    m.compile = performance.now() - t;
+    m.cache = options?.cachedData === undefined ? 'none' : this.cachedDataRejected ? 'rejected' : 'used';
+  }
+  runInThisContext(...args) {
+    const fn = super.runInThisContext(...args);
+    return function (...a) {
+      const t = performance.now();
+      const r = fn.apply(this, a);
+      m.evaluate = performance.now() - t;
+      m.evaluatedAt = performance.now();
+      return r;
     };
-    main(['start', '--port', '0', '--log-level', 'silent']);`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dirname(build.bin), encoding: 'utf8' });
+  }
+};
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (s, ...rest) => {
+  if (!String(s).startsWith('listening on')) return write(s, ...rest);
+  m.listening = performance.now();
+  if (m.evaluatedAt !== undefined) m.start = m.listening - m.evaluatedAt;
+  write(JSON.stringify(m) + '\\n', () => process.exit(0));
+  return true;
+};
+`;
+function breakdownOnce(build: KmockBuild): Breakdown {
+  const preload = join(CACHE_ROOT, 'breakdown-preload.cjs');
+  if (!existsSync(preload) || readFileSync(preload, 'utf8') !== BREAKDOWN_PRELOAD) {
+    mkdirSync(CACHE_ROOT, { recursive: true });
+    writeFileSync(preload, BREAKDOWN_PRELOAD);
+  }
+  const out = execFileSync(process.execPath, ['--require', preload, build.bin, 'start', '--port', '0', '--log-level', 'silent'], { encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n').pop()!) as Breakdown;
 }
 function bareBootOnce(): number {
@@ -351,7 +394,7 @@ async function main(): Promise<void> {
   const produceOpts: ProduceOptions = { messages: a.messages, batchSize: 100, valueBytes: 100, warmupBatches: 20 };
   const work: Record<'kmock' | 'rdkafka', WorkloadSample[]> = { kmock: [], rdkafka: [] };
   const workSpecs = { kmock: kmockSpec(kmock, ['--initial-rebalance-delay-ms', '0']), rdkafka: rdkafkaSpec(rdk) };
-  for (let r = 0; r < a.reps; r++) {
+  for (let r = 0; r < (a.onlyStart ? 0 : a.reps); r++) {
     for (const k of rotate(['kmock', 'rdkafka'] as const, r)) work[k].push(await workloadOnce(workSpecs[k], a, r, produceOpts));
   }
 
@@ -368,7 +411,9 @@ async function main(): Promise<void> {
   const rssK = med('kmock', (w) => w.rssStart);
   const rssR = med('rdkafka', (w) => w.rssStart);
   const yes = (b: boolean) => (b ? '✅' : '❌');
-  const rows: Row[] = [
+  // kmock and bare Node ran in the same rounds (interleaved): one ratio per round.
+  const perRound = km.map((k, r) => k / bare[r]);
+  const startRows: Row[] = [
     {
       metric: 'process start → first ApiVersions answer, median (ms)',
       kmock: f1(median(km)),
@@ -394,16 +439,26 @@ async function main(): Promise<void> {
       target: '',
       met: '',
     },
-    { metric: 'bare Node TCP server, start → first answer, median / p90 (ms), for scale', kmock: `${f1(median(bare))} / ${f1(p90(bare))}`, peer: '', ratio: '', target: '', met: '' },
+    {
+      metric: 'bare Node TCP server, start → first answer, median / p90 (ms), for scale; its CPU by then, median (ms)',
+      kmock: `${f1(median(bare))} / ${f1(p90(bare))}; ${f0(median(starts.bare.map((s) => s.cpuMs)))}`,
+      peer: '',
+      ratio: '',
+      target: '',
+      met: '',
+    },
     {
       metric: 'kmock start ÷ bare Node start (medians, same run; less load-sensitive)',
       kmock: `${(median(km) / median(bare)).toFixed(2)}×`,
       peer: '',
       ratio: '',
-      target: '(100 ms at a 65 ms bare Node = 1.54×)',
-      met: '',
+      target: '≤ 1.54× (100 ms at a 65 ms bare Node)',
+      met: yes(median(km) / median(bare) <= 1.54),
     },
+    { metric: '… median of the per-round ratios (kmock and bare Node started in the same round)', kmock: `${median(perRound).toFixed(2)}×`, peer: '', ratio: '', target: '', met: '' },
     { metric: 'kmock in-process: `startKmock()` → first answer, median (ms)', kmock: `${f1(median(inProc))}`, peer: '', ratio: '', target: '', met: '' },
+  ];
+  const workRows: Row[] = [
     {
       metric: `kafkajs produce, ${f0(a.messages)} × ${produceOpts.valueBytes} B, batches of ${produceOpts.batchSize}, acks=1 (msgs/s)`,
       kmock: f0(prodK),
@@ -486,6 +541,7 @@ async function main(): Promise<void> {
       met: '',
     },
   ];
+  const rows = a.onlyStart ? startRows : [...startRows, ...workRows];
 
   const cpu = cpus();
   const list = (xs: number[], f: (x: number) => string = f1) => xs.map(f).join(', ');
@@ -500,6 +556,8 @@ async function main(): Promise<void> {
     return [...counts].map(([k, n]) => `${n} × "${k}"`).join('; ');
   };
   const joinText = (j: JoinResult) => `${f0(j.ms)} (${f0(j.lastFirstJoinMs)}; ${j.joinRequests}; ${j.joinEvents})`;
+  const W = (line: string): string[] => (a.onlyStart ? [] : [line]);
+  const medOf = (bs: Breakdown[], f: (b: Breakdown) => number | undefined) => median(bs.map(f).filter((x): x is number => x !== undefined));
   const md = [
     `# Broker benchmarks${a.quick ? ' (quick smoke run: not for quoting)' : ''}`,
     '',
@@ -508,45 +566,47 @@ async function main(): Promise<void> {
     `- Node ${process.version} (${arch()}), ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), Linux ${release()}; 1-minute load average ${loadStart} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine slows every contender; the CPU-time rows are less sensitive to it than the wall-clock rows)`,
     `- kmock: ${gitInfo()}, ${kmock.source === 'cache' ? `src/ built like \`npm run build\` into the bench cache (hash ${kmock.hash})${kmock.tscErrors ? ', **tsc reported type errors**' : ''}` : "the repo's dist/"}, CLI entry \`${relative(join(kmock.dist, '..'), cliEntry(kmock))}\`; run as \`node bin/kmock.js start --port 0 --log-level silent\` (workloads add \`--initial-rebalance-delay-ms 0\`)`,
     `- librdkafka ${rdk.librdkafkaVersion} (Debian librdkafka-dev) mock cluster, 1 broker: \`bench/broker/rdkafka-mock.c\` built with gcc -O2 into ${relative(REPO, rdk.bin).startsWith('..') ? '`' + rdk.bin.replace(process.env.HOME ?? '\0', '~') + '`' : rdk.bin}`,
-    `- client: kafkajs ${kafkajsVersion}, in the benchmark process; each broker is its own process. Ratios are kmock / librdkafka mock from this one run.`,
-    `- ${a.startRuns} start runs per contender (interleaved, after one untimed warm-up each); ${a.reps} workload repetition(s) per broker (fresh process each, alternating order), ${a.joins} join run(s) per repetition.`,
+    ...W(`- client: kafkajs ${kafkajsVersion}, in the benchmark process; each broker is its own process. Ratios are kmock / librdkafka mock from this one run.`),
+    `- ${a.startRuns} start runs per contender (interleaved, after one untimed warm-up each, which also writes kmock's V8 code cache)${a.onlyStart ? ' (`--only start`: no workloads)' : `; ${a.reps} workload repetition(s) per broker (fresh process each, alternating order), ${a.joins} join run(s) per repetition`}.`,
     '',
     table(rows),
     '',
     '## How each row is measured',
     '',
     '- **start → first answer**: from `spawn()` in the benchmark process to the complete response to a hand-written ApiVersions v2 request on a fresh TCP connection (the port is read from the `listening on HOST:PORT` line, so that line is on the clock). The bare Node server answers any frame with a minimal ApiVersions response.',
-    `- **produce**: one kafkajs producer, topic \`${DATA_TOPIC}\` with 1 partition created beforehand (kmock: kafkajs admin → CreateTopics; librdkafka mock: \`rd_kafka_mock_topic_create\`), ${produceOpts.warmupBatches} untimed warm-up batches, then sequential \`producer.send()\` calls of ${produceOpts.batchSize} null-key ${produceOpts.valueBytes}-byte messages, acks=1, no compression.`,
-    '- **consume**: one kafkajs consumer in a fresh group, `fromBeginning`, `eachBatch`; msgs/s from its `GROUP_JOIN` to the last message (the join itself is excluded: librdkafka\'s mock always waits 3 s there). It reads what the broker holds (high watermark − log start offset by ListOffsets): **librdkafka\'s mock keeps at most 5 MiB (or 100,000 batches) per partition and drops the oldest batches beyond that** (`rdkafka_mock.c`, `mpart->max_size`), so it serves fewer messages than were produced; msgs/s stays comparable.',
-    '- **client CPU**: `process.cpuUsage()` of the benchmark process (where kafkajs runs) over the same timed part: the share of each message that is kafkajs\'s own work, whatever the broker.',
-    `- **${CONSUMERS} consumers joined**: ${CONSUMERS} consumers of a fresh group on a ${JOIN_PARTITIONS}-partition topic are created and started at once (connect, subscribe, run); the time until each has emitted \`consumer.events.GROUP_JOIN\` at least once. kmock runs with \`group.initial.rebalance.delay.ms=0\`. **librdkafka 2.0.2's mock has no such setting: it always waits 3000 ms before completing the first join of an empty group** (\`rd_kafka_mock_cgrp_rebalance\`, "First join, low timeout"; the setter \`rd_kafka_mock_group_initial_rebalance_delay_ms\` arrived in v2.6.0), so its row is dominated by that fixed delay and the ratio says little. A run in which a consumer crashes is recorded as failed and retried: librdkafka 2.0.2\'s mock answers a SyncGroup that arrives after the leader\'s has moved the group to Up with INVALID_REQUEST (\`rd_kafka_mock_cgrp_check_state\`), which kafkajs treats as fatal.`,
-    '- **broker CPU**: user + system time of the broker process (all threads) from `/proc/<pid>/stat` (10 ms ticks), read around the timed part.',
-    '- **RSS**: `VmRSS` from `/proc/<pid>/status` of the broker process, 1 s after its first answer, 1 s after the produce run, and 1 s after the last join run (with `VmHWM`, the peak).',
+    ...W(`- **produce**: one kafkajs producer, topic \`${DATA_TOPIC}\` with 1 partition created beforehand (kmock: kafkajs admin → CreateTopics; librdkafka mock: \`rd_kafka_mock_topic_create\`), ${produceOpts.warmupBatches} untimed warm-up batches, then sequential \`producer.send()\` calls of ${produceOpts.batchSize} null-key ${produceOpts.valueBytes}-byte messages, acks=1, no compression.`),
+    ...W('- **consume**: one kafkajs consumer in a fresh group, `fromBeginning`, `eachBatch`; msgs/s from its `GROUP_JOIN` to the last message (the join itself is excluded: librdkafka\'s mock always waits 3 s there). It reads what the broker holds (high watermark − log start offset by ListOffsets): **librdkafka\'s mock keeps at most 5 MiB (or 100,000 batches) per partition and drops the oldest batches beyond that** (`rdkafka_mock.c`, `mpart->max_size`), so it serves fewer messages than were produced; msgs/s stays comparable.'),
+    ...W('- **client CPU**: `process.cpuUsage()` of the benchmark process (where kafkajs runs) over the same timed part: the share of each message that is kafkajs\'s own work, whatever the broker.'),
+    ...W(`- **${CONSUMERS} consumers joined**: ${CONSUMERS} consumers of a fresh group on a ${JOIN_PARTITIONS}-partition topic are created and started at once (connect, subscribe, run); the time until each has emitted \`consumer.events.GROUP_JOIN\` at least once. kmock runs with \`group.initial.rebalance.delay.ms=0\`. **librdkafka 2.0.2's mock has no such setting: it always waits 3000 ms before completing the first join of an empty group** (\`rd_kafka_mock_cgrp_rebalance\`, "First join, low timeout"; the setter \`rd_kafka_mock_group_initial_rebalance_delay_ms\` arrived in v2.6.0), so its row is dominated by that fixed delay and the ratio says little. A run in which a consumer crashes is recorded as failed and retried: librdkafka 2.0.2\'s mock answers a SyncGroup that arrives after the leader\'s has moved the group to Up with INVALID_REQUEST (\`rd_kafka_mock_cgrp_check_state\`), which kafkajs treats as fatal.`),
+    ...W('- **broker CPU**: user + system time of the broker process (all threads) from `/proc/<pid>/stat` (10 ms ticks), read around the timed part.'),
+    ...W('- **RSS**: `VmRSS` from `/proc/<pid>/status` of the broker process, 1 s after its first answer, 1 s after the produce run, and 1 s after the last join run (with `VmHWM`, the peak).'),
     '',
     '## Raw numbers',
     '',
     `- start → first answer (ms), kmock: ${list(km)}`,
     `- start → first answer (ms), librdkafka mock: ${list(rk)}`,
     `- start → first answer (ms), bare node: ${list(bare)}`,
-    `- kmock cold start breakdown (separate \`node --input-type=module -e\` runs, medians): node bootstrap ${f1(median(breakdowns.map((b) => b.boot)))} ms (bare \`node -e\`: ${f1(median(bareBoots))} ms), importing ${relative(join(kmock.dist, '..'), cliEntry(kmock))} (what bin/kmock.js loads) ${f1(median(breakdowns.map((b) => b.importCli)))} ms, then \`main([\'start\', ...])\` until it prints \`listening on\` ${f1(median(breakdowns.map((b) => b.start)))} ms`,
+    `- kmock ÷ bare Node per round: ${list(perRound, (x) => x.toFixed(2))}`,
+    `- CPU by the first answer (ms, 10 ms ticks), bare node: ${list(starts.bare.map((s) => s.cpuMs), f0)}`,
+    `- kmock cold start breakdown (${breakdowns.length} separate \`node --require <preload> bin/kmock.js start\` runs, medians; the preload marks the phases): node bootstrap ${f1(medOf(breakdowns, (b) => b.boot))} ms (bare \`node -e\`: ${f1(median(bareBoots))} ms); bin/kmock.js up to compiling the bundle (loading bin/kmock.js as an ES module, reading the bundle and its code cache) ${f1(medOf(breakdowns, (b) => b.beforeCompile))} ms; compiling ${relative(join(kmock.dist, '..'), cliEntry(kmock))} (code cache used in ${breakdowns.filter((b) => b.cache === 'used').length} of ${breakdowns.length} runs) ${f1(medOf(breakdowns, (b) => b.compile))} ms; evaluating it ${f1(medOf(breakdowns, (b) => b.evaluate))} ms; then \`main([\'start\', ...])\` until it prints \`listening on\` ${f1(medOf(breakdowns, (b) => b.start))} ms; \`listening on\` at ${f1(medOf(breakdowns, (b) => b.listening))} ms after process start`,
     `- kmock in-process \`startKmock()\` → first answer (ms): first ${f1(inProcFirst)}, then ${list(inProc)}`,
-    `- produce msgs/s, kmock: ${list(work.kmock.map((w) => w.produce), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.produce), f0)}`,
-    `- consume msgs/s, kmock: ${list(work.kmock.map((w) => w.consume), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.consume), f0)}`,
-    `- messages held by the broker after the produce run (of ${f0(a.messages + produceOpts.warmupBatches * produceOpts.batchSize)} produced), kmock: ${list(work.kmock.map((w) => w.retained), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.retained), f0)}`,
-    `- consumer join before reading (ms), kmock: ${list(work.kmock.map((w) => w.consumeJoinMs), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.consumeJoinMs), f0)}`,
-    `- ${CONSUMERS} consumers joined, ms (last first JoinGroup sent at ms; JoinGroup requests; GROUP_JOIN events), kmock: ${work.kmock.flatMap((w) => w.joins.map(joinText)).join(', ')}`,
-    `- ${CONSUMERS} consumers joined, ms (…), librdkafka mock: ${work.rdkafka.flatMap((w) => w.joins.map(joinText)).join(', ')}`,
-    `- failed join runs (retried; not in the medians), kmock: ${failuresText(work.kmock)}; librdkafka mock: ${failuresText(work.rdkafka)}`,
-    `- broker CPU per 1,000 produced / consumed messages (ms), kmock: ${work.kmock.map((w) => `${f1(w.produceCpuPerK)} / ${f1(w.consumeCpuPerK)}`).join('; ')}; librdkafka mock: ${work.rdkafka.map((w) => `${f1(w.produceCpuPerK)} / ${f1(w.consumeCpuPerK)}`).join('; ')}`,
+    ...W(`- produce msgs/s, kmock: ${list(work.kmock.map((w) => w.produce), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.produce), f0)}`),
+    ...W(`- consume msgs/s, kmock: ${list(work.kmock.map((w) => w.consume), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.consume), f0)}`),
+    ...W(`- messages held by the broker after the produce run (of ${f0(a.messages + produceOpts.warmupBatches * produceOpts.batchSize)} produced), kmock: ${list(work.kmock.map((w) => w.retained), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.retained), f0)}`),
+    ...W(`- consumer join before reading (ms), kmock: ${list(work.kmock.map((w) => w.consumeJoinMs), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.consumeJoinMs), f0)}`),
+    ...W(`- ${CONSUMERS} consumers joined, ms (last first JoinGroup sent at ms; JoinGroup requests; GROUP_JOIN events), kmock: ${work.kmock.flatMap((w) => w.joins.map(joinText)).join(', ')}`),
+    ...W(`- ${CONSUMERS} consumers joined, ms (…), librdkafka mock: ${work.rdkafka.flatMap((w) => w.joins.map(joinText)).join(', ')}`),
+    ...W(`- failed join runs (retried; not in the medians), kmock: ${failuresText(work.kmock)}; librdkafka mock: ${failuresText(work.rdkafka)}`),
+    ...W(`- broker CPU per 1,000 produced / consumed messages (ms), kmock: ${work.kmock.map((w) => `${f1(w.produceCpuPerK)} / ${f1(w.consumeCpuPerK)}`).join('; ')}; librdkafka mock: ${work.rdkafka.map((w) => `${f1(w.produceCpuPerK)} / ${f1(w.consumeCpuPerK)}`).join('; ')}`),
     `- broker CPU by the first answer (ms), kmock: ${list(starts.kmock.map((s) => s.cpuMs), f0)}; librdkafka mock: ${list(starts.rdkafka.map((s) => s.cpuMs), f0)}`,
-    `- RSS after start / after produce / end (MB), kmock: ${work.kmock.map((w) => `${f1(w.rssStart)} / ${f1(w.rssAfterProduce)} / ${f1(w.rssEnd)}`).join('; ')}`,
-    `- RSS after start / after produce / end (MB), librdkafka mock: ${work.rdkafka.map((w) => `${f1(w.rssStart)} / ${f1(w.rssAfterProduce)} / ${f1(w.rssEnd)}`).join('; ')}`,
+    ...W(`- RSS after start / after produce / end (MB), kmock: ${work.kmock.map((w) => `${f1(w.rssStart)} / ${f1(w.rssAfterProduce)} / ${f1(w.rssEnd)}`).join('; ')}`),
+    ...W(`- RSS after start / after produce / end (MB), librdkafka mock: ${work.rdkafka.map((w) => `${f1(w.rssStart)} / ${f1(w.rssAfterProduce)} / ${f1(w.rssEnd)}`).join('; ')}`),
     '',
   ].join('\n');
 
   console.log(md);
-  // A quick run only prints (its numbers are not for quoting) unless --out names a file.
-  const out = a.out ?? (a.quick ? undefined : join(REPO, 'bench', 'results', 'broker.md'));
+  // A quick or start-only run only prints (not a full report) unless --out names a file.
+  const out = a.out ?? (a.quick || a.onlyStart ? undefined : join(REPO, 'bench', 'results', 'broker.md'));
   if (out !== undefined) {
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, md);

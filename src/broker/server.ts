@@ -5,7 +5,9 @@ import type { Logger } from 'pino';
 import { Broker } from './broker.js';
 import { resolveConfig, type BrokerConfig } from './config.js';
 import { ControlPlane } from './control/model.js';
-import { startAdminServer, type AdminServer } from './control/http.js';
+// The admin HTTP API (and node:http with it) loads only when `adminPort` is set: most brokers
+// never serve it, and loading node:http costs start-up time.
+import type { AdminServer } from './control/http.js';
 
 export interface KmockOptions extends Partial<BrokerConfig> {
   /** A pino logger to use instead of the default (which is silent for the programmatic API). */
@@ -52,6 +54,7 @@ export async function startKmock(options: KmockOptions = {}): Promise<Kmock> {
   let admin: AdminServer | undefined;
   if (config.adminPort !== undefined) {
     try {
+      const { startAdminServer } = await import('./control/http.js');
       admin = await startAdminServer(control, config.adminPort);
     } catch (e) {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,10 +2,10 @@
 // accepts connections (scripts wait for that exact text), then structured JSON log lines.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import pino from 'pino';
 import { applySetting, DEFAULT_CONFIG, parseProperties, type BrokerConfig } from '../broker/config.js';
 import { startKmock } from '../broker/server.js';
 import { UsageError, type Io } from './codec.js';
+import { cliLogger } from './logger.js';
 
 export const START_USAGE = `usage: kmock start [options]
   --host H                    listen address (default 127.0.0.1)
@@ -72,7 +72,7 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
     config.adminPort = Number(p);
   }
 
-  const logger = pino({ level: config.logLevel, base: undefined }, pino.destination({ dest: 1, sync: true }));
+  const logger = cliLogger(config.logLevel);
   const kmock = await startKmock({ ...config, logger });
   // Signal handlers go in before the listening line: a script may signal as soon as it reads it.
   const stopped = new Promise<number>((resolve) => {
