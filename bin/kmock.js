@@ -11,13 +11,14 @@
 // source's length); V8 rejects it after a Node upgrade or under other V8 flags. Either way it is
 // rewritten. KMOCK_CACHE=DIR keeps it in DIR instead; KMOCK_CACHE=off neither reads nor writes one.
 // With --enable-source-maps the bundle is require()d instead (no cache), so stack traces name src/.
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-// Required, not imported: an ES import of node:fs would also load fs/promises and the fs streams.
+//
+// This file is CommonJS (bin/package.json): an ES module entry point costs Node ~12 ms more to
+// start, and an ES import of node:fs would also load fs/promises and the fs streams.
+'use strict';
+const { createRequire } = require('node:module');
 const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
-const { fileURLToPath } = require('node:url');
+const { pathToFileURL } = require('node:url');
 
 const BUILD_ID_MARK = '// kmock-build-id: ';
 
@@ -104,7 +105,7 @@ function loadWithCodeCache(bundle, source) {
   return module.exports;
 }
 
-const bundle = fileURLToPath(new URL('../dist/kmock.cjs', import.meta.url));
+const bundle = join(__dirname, '..', 'dist', 'kmock.cjs');
 let source;
 try {
   source = readFileSync(bundle, 'utf8');
@@ -112,7 +113,7 @@ try {
   if (e?.code !== 'ENOENT') throw e;
 }
 if (source === undefined) {
-  run((await import(new URL('../dist/cli/main.js', import.meta.url).href)).main);
+  import(pathToFileURL(join(__dirname, '..', 'dist', 'cli', 'main.js')).href).then((m) => run(m.main));
 } else if (process.sourceMapsEnabled ?? process.execArgv.includes('--enable-source-maps')) {
   run(require(bundle).main);
 } else {

@@ -153,6 +153,7 @@ export function buildKmock(source: 'cache' | 'repo' = 'cache'): KmockBuild {
     join(REPO, 'tsconfig.build.json'),
     join(REPO, 'package.json'),
     join(REPO, 'bin', 'kmock.js'),
+    ...(existsSync(join(REPO, 'bin', 'package.json')) ? [join(REPO, 'bin', 'package.json')] : []),
     ...(existsSync(join(REPO, 'scripts', 'bundle.mjs')) ? [join(REPO, 'scripts', 'bundle.mjs')] : []),
   ];
   const hash = sha256(inputs.flatMap((f) => [relative(REPO, f), readFileSync(f)])).slice(0, 16);
@@ -199,6 +200,8 @@ export function buildKmock(source: 'cache' | 'repo' = 'cache'): KmockBuild {
   // The same shim as the repo's bin/kmock.js, next to a dist/ and a package.json ("type": "module"),
   // with node_modules linked to the repo's.
   copyFileSync(join(REPO, 'bin', 'kmock.js'), join(tmp, 'bin', 'kmock.js'));
+  // bin/package.json makes bin/kmock.js CommonJS inside an ES-module package.
+  if (existsSync(join(REPO, 'bin', 'package.json'))) copyFileSync(join(REPO, 'bin', 'package.json'), join(tmp, 'bin', 'package.json'));
   copyFileSync(join(REPO, 'package.json'), join(tmp, 'package.json'));
   writeFileSync(join(tmp, 'build.json'), JSON.stringify({ hash, from: REPO, at: new Date().toISOString(), tscErrors }, null, 2));
   publish(tmp, dir);
