@@ -12,7 +12,6 @@ import {
   decodeRequest,
   DecodeError,
   encodeResponseChunks,
-  peekRequestHeader,
   toJson,
   UnsupportedVersionError,
   type ApiTypes,
@@ -73,6 +72,8 @@ export class Connection {
   private frames: Buffer[] = [];
   private busy = false;
   private closed = false;
+  /** Reading was paused because too many frames are queued (resumed once half have been handled). */
+  private readPaused = false;
   /** The client closed its side while a request was in flight (see onPeerGone). */
   private peerGone = false;
   private idleTimer: NodeJS.Timeout | undefined;
@@ -173,9 +174,12 @@ export class Connection {
         return;
       }
       if (this.pendingBytes < 4 + size) break;
-      this.frames.push(this.take(4 + size).subarray(4));
+      this.frames.push(this.takeFrame(4 + size));
     }
-    if (this.frames.length >= MAX_QUEUED_FRAMES) this.socket.pause();
+    if (this.frames.length >= MAX_QUEUED_FRAMES && !this.readPaused) {
+      this.readPaused = true;
+      this.socket.pause();
+    }
     this.pump();
   }
 
@@ -184,6 +188,16 @@ export class Connection {
     if (first.length >= 4) return first.readInt32BE(0);
     const head = Buffer.concat(this.pending, 4);
     return head.readInt32BE(0);
+  }
+
+  /** `take(n).subarray(4)`: a frame without its size prefix, in one step when it lies in one chunk. */
+  private takeFrame(n: number): Buffer {
+    const first = this.pending[0];
+    if (first.length < n) return this.take(n).subarray(4);
+    if (first.length === n) this.pending.shift();
+    else this.pending[0] = first.subarray(n);
+    this.pendingBytes -= n;
+    return first.subarray(4, n);
   }
 
   /** Removes `n` bytes from the front of the pending chunks; a view when they lie in one chunk. */
@@ -215,7 +229,10 @@ export class Connection {
   private pump(): void {
     while (!this.busy && !this.closed && this.frames.length > 0) {
       const frame = this.frames.shift()!;
-      if (this.frames.length < MAX_QUEUED_FRAMES / 2) this.socket.resume();
+      if (this.readPaused && this.frames.length < MAX_QUEUED_FRAMES / 2) {
+        this.readPaused = false;
+        this.socket.resume();
+      }
       this.busy = true;
       const done = this.handleFrame(frame);
       if (done === undefined) {
@@ -241,13 +258,12 @@ export class Connection {
 
   /** Handles one frame; returns a promise when the response is not ready yet. */
   private handleFrame(frame: Buffer): Promise<void> | undefined {
-    let header: { apiKey: number; apiVersion: number; correlationId: number };
-    try {
-      header = peekRequestHeader(frame);
-    } catch {
+    // peekRequestHeader's fields, read here (it throws only for frames under 8 bytes).
+    if (frame.length < 8) {
       this.close('frame too short for a request header');
       return undefined;
     }
+    const header = { apiKey: frame.readInt16BE(0), apiVersion: frame.readInt16BE(2), correlationId: frame.readInt32BE(4) };
     const api = apiByKey(header.apiKey);
     const served = this.broker.handlers.get(header.apiKey);
     if (api === undefined || served === undefined) {
@@ -312,13 +328,14 @@ export class Connection {
   private respond(ctx: RequestContext, request: unknown, response: unknown): void {
     if (this.closed) return;
     const h = ctx.header;
+    const trace = this.broker.config.trace;
     if (response === NO_RESPONSE) {
-      this.trace(h, request, null, performance.now() - ctx.receivedAt);
+      if (trace) this.trace(h, request, null, performance.now() - ctx.receivedAt);
       return;
     }
     const chunks = encodeResponseChunks(h.apiKey as keyof ApiTypes, h.apiVersion, h.correlationId, response as never);
     this.write(chunks);
-    this.trace(h, request, response, performance.now() - ctx.receivedAt);
+    if (trace) this.trace(h, request, response, performance.now() - ctx.receivedAt);
   }
 
   private write(chunks: Buffer[]): void {

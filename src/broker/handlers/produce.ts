@@ -20,7 +20,7 @@
 // acks=1 and acks=-1 answer the same with one in-sync replica; acks=0 gets no response, and a
 // request with any partition error closes the connection, as Kafka does.
 import type { ProduceRequest, ProduceResponse, ProduceResponsePartitionProduceResponse, RecordSet } from '../../codec/index.js';
-import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, MAGIC_OFFSET, PRODUCER_ID_OFFSET, TRANSACTIONAL_FLAG_MASK } from '../../codec/records/constants.js';
+import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, LOG_OVERHEAD, MAGIC_OFFSET, PRODUCER_ID_OFFSET, TRANSACTIONAL_FLAG_MASK } from '../../codec/records/constants.js';
 import { initCompression } from '../../codec/records/compression.js';
 import { zstdReady } from '../../codec/records/zstd.js';
 import { ErrorCode } from '../errors.js';
@@ -30,7 +30,6 @@ import { defineHandler, NO_RESPONSE, type RequestContext } from './types.js';
 
 /** AdminUtils.ADMIN_CLIENT_ID: the only client allowed to write to internal topics. */
 const ADMIN_CLIENT_ID = '__admin_client';
-const LOG_OVERHEAD = 12;
 /** LegacyRecord.RECORD_OVERHEAD_V0 */
 const MIN_ENTRY_SIZE = 14;
 /** Bytes up to and including the magic byte. */
@@ -41,11 +40,92 @@ export const produceHandler = defineHandler({
   minVersion: 0,
   maxVersion: 11,
   handle(ctx, req) {
+    const simple = produceSimple(ctx, req);
+    if (simple !== undefined) return simple;
     // zstd batches are validated by decompressing them; its WASM codec loads once, on first use.
     if (!zstdReady() && hasZstdBatch(req)) return initCompression().then(() => produce(ctx, req));
     return produce(ctx, req);
   },
 });
+
+/** Above this many partitions a request goes the general way (the duplicate checks below are quadratic). */
+const SIMPLE_MAX_PARTITIONS = 32;
+
+/**
+ * The common request, answered without the general path's bookkeeping (string keys, Maps,
+ * status objects): Produce v3+ with a valid acks, where every partition is a distinct partition
+ * of a distinct, existing, non-internal topic (min.insync.replicas 1 when acks=-1) and its records
+ * are exactly one whole non-transactional v2 batch whose codec this version may use. For such a
+ * request every check of `produce` before the appends passes for every partition, and its
+ * answer lists the partitions in request order, so appending and answering here is what
+ * `produce` would do. Anything else returns undefined before anything has changed, and `handle`
+ * goes on as for any request.
+ */
+function produceSimple(ctx: RequestContext, req: ProduceRequest): ProduceResponse | typeof NO_RESPONSE | undefined {
+  const v = ctx.apiVersion;
+  const acks = req.acks;
+  if (v < 3 || (acks !== -1 && acks !== 0 && acks !== 1)) return undefined;
+  const topicData = req.topicData;
+  if (topicData.length === 0 || topicData.length > SIMPLE_MAX_PARTITIONS) return undefined;
+  const b = ctx.broker;
+  let count = 0;
+  for (let i = 0; i < topicData.length; i++) {
+    const t = topicData[i];
+    for (let j = 0; j < i; j++) if (topicData[j].name === t.name) return undefined;
+    const topic = b.topics.get(t.name);
+    if (topic === undefined || topic.isInternal) return undefined;
+    const parts = t.partitionData;
+    count += parts.length;
+    if (parts.length === 0 || count > SIMPLE_MAX_PARTITIONS) return undefined;
+    if (acks === -1 && resolveLogConfig(topic.configs, b.config).minInsyncReplicas > 1) return undefined;
+    for (let k = 0; k < parts.length; k++) {
+      const p = parts[k];
+      const index = p.index;
+      if (index < 0 || index >= topic.partitions.length) return undefined;
+      for (let m = 0; m < k; m++) if (parts[m].index === index) return undefined;
+      const records = p.records;
+      if (records === null || !Buffer.isBuffer(records)) return undefined;
+      // nextEntry(records, 0) is a whole magic-2 entry filling `records` (so no second entry),
+      // big enough for scanBatches and the transactional check.
+      const size = records.length;
+      if (size < PRODUCER_ID_OFFSET + 8 || records[MAGIC_OFFSET] !== 2 || records.readInt32BE(8) + LOG_OVERHEAD !== size) return undefined;
+      const attributes = records.readInt16BE(ATTRIBUTES_OFFSET);
+      if ((attributes & TRANSACTIONAL_FLAG_MASK) !== 0) return undefined;
+      const codec = attributes & COMPRESSION_CODEC_MASK;
+      // zstd before v7 is refused; a zstd batch waits for the codec to load (see handle).
+      if (codec === 4 && (v < 7 || !zstdReady())) return undefined;
+      if (codec > 4 && v < 7) return undefined;
+    }
+  }
+
+  // 4. ReplicaManager.appendToLocalLog, as in `produce`
+  const now = Date.now();
+  const responses: ProduceResponse['responses'] = acks === 0 ? [] : new Array(topicData.length);
+  let failed = false;
+  for (let i = 0; i < topicData.length; i++) {
+    const t = topicData[i];
+    const topic = b.topics.get(t.name)!;
+    const config = resolveLogConfig(topic.configs, b.config);
+    const parts = t.partitionData;
+    const partitionResponses: ProduceResponsePartitionProduceResponse[] = acks === 0 ? [] : new Array(parts.length);
+    for (let k = 0; k < parts.length; k++) {
+      const index = parts[k].index;
+      const r = topic.partitions[index].appendAsLeader(parts[k].records as Buffer, config, now);
+      if (r.errorCode !== 0) {
+        failed = true;
+        b.log.debug({ topic: topic.name, partition: index, error: r.errorCode, reason: r.reason }, 'produce failed');
+      }
+      if (r.appended) b.fetchWaiters.notify(topic.name, index);
+      if (acks !== 0) partitionResponses[k] = partitionResponse(index, r);
+    }
+    if (acks !== 0) responses[i] = { name: t.name, partitionResponses };
+  }
+  if (acks === 0) {
+    if (failed) closeConnection(ctx, 'error in produce request with acks=0');
+    return NO_RESPONSE;
+  }
+  return { responses, throttleTimeMs: 0, nodeEndpoints: [] };
+}
 
 /** ByteBufferLogInputStream.nextBatch at `pos`: the entry's size and magic, nothing, or corruption. */
 type Entry = { kind: 'none' } | { kind: 'corrupt'; message: string } | { kind: 'entry'; size: number; magic: number };
@@ -261,21 +341,32 @@ function buildResponse(order: Map<string, [string, number]>, results: Map<string
       list = [];
       byTopic.set(topic, list);
     }
-    list.push({
-      index: partition,
-      errorCode: s.errorCode,
-      baseOffset: BigInt(s.baseOffset),
-      logAppendTimeMs: BigInt(s.logAppendTime),
-      logStartOffset: BigInt(s.logStartOffset),
-      recordErrors: s.recordErrors.map((e) => ({ batchIndex: e.batchIndex, batchIndexErrorMessage: e.message })),
-      errorMessage: s.errorMessage,
-      currentLeader: { leaderId: -1, leaderEpoch: -1 },
-    });
+    list.push(partitionResponse(partition, s));
   }
   return {
     responses: [...byTopic].map(([name, partitionResponses]) => ({ name, partitionResponses })),
     throttleTimeMs: 0,
     nodeEndpoints: [],
+  };
+}
+
+const MINUS_ONE = BigInt(-1);
+
+/** BigInt(n), without the conversion for the -1 that most answers carry. */
+function int64(n: number): bigint {
+  return n === -1 ? MINUS_ONE : BigInt(n);
+}
+
+function partitionResponse(index: number, s: PartitionStatus): ProduceResponsePartitionProduceResponse {
+  return {
+    index,
+    errorCode: s.errorCode,
+    baseOffset: int64(s.baseOffset),
+    logAppendTimeMs: int64(s.logAppendTime),
+    logStartOffset: int64(s.logStartOffset),
+    recordErrors: s.recordErrors.length === 0 ? [] : s.recordErrors.map((e) => ({ batchIndex: e.batchIndex, batchIndexErrorMessage: e.message })),
+    errorMessage: s.errorMessage,
+    currentLeader: { leaderId: -1, leaderEpoch: -1 },
   };
 }
 

@@ -18,15 +18,19 @@ import {
   ATTRIBUTES_OFFSET,
   BASE_SEQUENCE_OFFSET,
   BASE_TIMESTAMP_OFFSET,
+  BATCH_LENGTH_OFFSET,
   COMPRESSION_CODEC_MASK,
   CONTROL_FLAG_MASK,
   CRC_OFFSET,
   LAST_OFFSET_DELTA_OFFSET,
+  LOG_OVERHEAD,
+  MAGIC_OFFSET,
   MAX_TIMESTAMP_OFFSET,
+  PARTITION_LEADER_EPOCH_OFFSET,
   PRODUCER_EPOCH_OFFSET,
   PRODUCER_ID_OFFSET,
-  RECORD_BATCH_OVERHEAD,
   RECORDS_COUNT_OFFSET,
+  RECORD_BATCH_OVERHEAD,
   TIMESTAMP_TYPE_MASK,
   TRANSACTIONAL_FLAG_MASK,
 } from '../../codec/records/constants.js';
@@ -70,16 +74,53 @@ export const DEFAULT_LOG_CONFIG: LogConfig = {
   minInsyncReplicas: 1,
 };
 
+const DEFAULT_LOG_APPEND_TIME_CONFIG: LogConfig = { ...DEFAULT_LOG_CONFIG, timestampType: 'LogAppendTime' };
+
+/**
+ * A topic's config overrides (Topic.configs): a Map that counts its changes, so that
+ * resolveLogConfig can keep what it derived from it until the next set/delete/clear.
+ */
+export class TopicConfigMap extends Map<string, string> {
+  /** Bumped by every change. */
+  version = 0;
+
+  override set(key: string, value: string): this {
+    this.version++;
+    return super.set(key, value);
+  }
+
+  override delete(key: string): boolean {
+    this.version++;
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.version++;
+    super.clear();
+  }
+}
+
+/** resolveLogConfig's last answer per TopicConfigMap, valid while version and broker type match. */
+const resolved = new WeakMap<TopicConfigMap, { version: number; brokerType: string; config: LogConfig }>();
+
 /** The effective log config: topic overrides over the broker's defaults. */
 export function resolveLogConfig(
   topicConfigs: ReadonlyMap<string, string>,
   broker: { logMessageTimestampType: 'CreateTime' | 'LogAppendTime' },
 ): LogConfig {
   if (topicConfigs.size === 0) {
-    return broker.logMessageTimestampType === 'CreateTime'
-      ? DEFAULT_LOG_CONFIG
-      : { ...DEFAULT_LOG_CONFIG, timestampType: broker.logMessageTimestampType };
+    return broker.logMessageTimestampType === 'CreateTime' ? DEFAULT_LOG_CONFIG : DEFAULT_LOG_APPEND_TIME_CONFIG;
   }
+  if (!(topicConfigs instanceof TopicConfigMap)) return deriveLogConfig(topicConfigs, broker);
+  const brokerType = broker.logMessageTimestampType;
+  const hit = resolved.get(topicConfigs);
+  if (hit !== undefined && hit.version === topicConfigs.version && hit.brokerType === brokerType) return hit.config;
+  const config = deriveLogConfig(topicConfigs, broker);
+  resolved.set(topicConfigs, { version: topicConfigs.version, brokerType, config });
+  return config;
+}
+
+function deriveLogConfig(topicConfigs: ReadonlyMap<string, string>, broker: { logMessageTimestampType: 'CreateTime' | 'LogAppendTime' }): LogConfig {
   const type = topicConfigs.get('message.timestamp.type');
   const policy = (topicConfigs.get('cleanup.policy') ?? 'delete').split(',').map((s) => s.trim().toLowerCase());
   const difference = longConfig(topicConfigs, 'message.timestamp.difference.max.ms');
@@ -168,6 +209,8 @@ export class PartitionLog {
   /** Time of the last append (the active segment's mtime). */
   lastModified: number;
   readonly producers: ProducerStateManager;
+  /** "topic-partition", as Kafka's messages name it. */
+  private readonly tp: string;
 
   // Parallel arrays, one slot per stored batch; slots below `head` were deleted.
   private batches: Buffer[] = [];
@@ -191,7 +234,8 @@ export class PartitionLog {
   ) {
     this.createdAt = now;
     this.lastModified = now;
-    this.producers = new ProducerStateManager(`${topic}-${index}`);
+    this.tp = `${topic}-${index}`;
+    this.producers = new ProducerStateManager(this.tp);
   }
 
   get highWatermark(): number {
@@ -222,7 +266,7 @@ export class PartitionLog {
    * then the producer state (duplicates, epoch, sequence).
    */
   appendAsLeader(batch: Buffer, config: LogConfig = DEFAULT_LOG_CONFIG, now = Date.now()): AppendResult {
-    const tp = `${this.topic}-${this.index}`;
+    const tp = this.tp;
     const size = batch.length;
     // analyzeAndValidateRecords
     if (batch.readInt32BE(0) !== 0 || batch.readInt32BE(4) !== 0) {
@@ -301,9 +345,7 @@ export class PartitionLog {
     if (!Number.isSafeInteger(maxTimestamp)) {
       return this.failure(ErrorCode.UNKNOWN_SERVER_ERROR, `max timestamp ${maxTimestamp} is outside what kmock can store exactly`);
     }
-    setBaseOffset(batch, BigInt(baseOffset));
-    setPartitionLeaderEpoch(batch, LEADER_EPOCH);
-    setMaxTimestamp(batch, logAppendTime ? 1 : 0, maxTimestamp);
+    stampHeader(batch, attributes, baseOffset, logAppendTime ? 1 : 0, maxTimestamp);
 
     // UnifiedLog.analyzeAndValidateProducerState
     let producerId = -1n;
@@ -366,7 +408,7 @@ export class PartitionLog {
    * (appendAsLeader on the request's own batch) never comes here.
    */
   appendMessageSet(records: Buffer, config: LogConfig = DEFAULT_LOG_CONFIG, now = Date.now()): AppendResult {
-    const plan = planMessageSetAppend(records, config, now, `${this.topic}-${this.index}`);
+    const plan = planMessageSetAppend(records, config, now, this.tp);
     switch (plan.kind) {
       case 'empty':
         // UnifiedLog.append: no valid bytes, nothing appended, the analysis answered as is.
@@ -571,6 +613,33 @@ function epochOf(batch: Buffer): number {
   return e >= 0 ? e : -1;
 }
 
+/**
+ * setBaseOffset, setPartitionLeaderEpoch(LEADER_EPOCH) and setMaxTimestamp (header.ts) on a batch
+ * whose attributes were read as `attributes`: the same bytes, without BigInt. A buffer those
+ * setters would refuse (not exactly one v2 batch), and a stored max timestamp they cannot read (or
+ * that must change, which means a new CRC) go through the setters themselves, errors included.
+ */
+function stampHeader(batch: Buffer, attributes: number, baseOffset: number, timestampType: 0 | 1, maxTimestamp: number): void {
+  const size = batch.length;
+  if (size < RECORD_BATCH_OVERHEAD || batch[MAGIC_OFFSET] !== 2 || batch.readInt32BE(BATCH_LENGTH_OFFSET) + LOG_OVERHEAD !== size) {
+    setBaseOffset(batch, BigInt(baseOffset));
+    setPartitionLeaderEpoch(batch, LEADER_EPOCH);
+    setMaxTimestamp(batch, timestampType, maxTimestamp);
+    return;
+  }
+  // baseOffset is a safe non-negative integer: high and low 32 bits.
+  batch.writeUInt32BE(Math.floor(baseOffset / 0x100000000), 0);
+  batch.writeUInt32BE(baseOffset >>> 0, 4);
+  batch.writeInt32BE(LEADER_EPOCH, PARTITION_LEADER_EPOCH_OFFSET);
+  const hi = batch.readInt32BE(MAX_TIMESTAMP_OFFSET);
+  const unchanged =
+    hi < 0x200000 &&
+    hi > -0x200000 &&
+    hi * 0x100000000 + batch.readUInt32BE(MAX_TIMESTAMP_OFFSET + 4) === maxTimestamp &&
+    ((attributes & TIMESTAMP_TYPE_MASK) !== 0 ? 1 : 0) === timestampType;
+  if (!unchanged) setMaxTimestamp(batch, timestampType, maxTimestamp);
+}
+
 function unknownFailure(errorCode: number, reason: string): AppendResult {
   return { errorCode, baseOffset: -1, logAppendTime: -1, logStartOffset: -1, recordErrors: [], errorMessage: null, reason, appended: false };
 }
@@ -735,6 +804,202 @@ function forEachStoredRecord(batch: Buffer, visit: (offsetDelta: number, timesta
   walkRecords(cur, batch.readInt32BE(RECORDS_COUNT_OFFSET), codec !== 0, readLongNumber(batch, BASE_TIMESTAMP_OFFSET), logAppendTime, visit);
 }
 
+// ---- the structure-only walk of an uncompressed batch ----------------------------------------------
+// walkRecords' checks for `compressed = false`, on the batch bytes directly: no cursor object, no
+// visitor, no exceptions. It only answers "every record is well-formed" (true, with the
+// timestamps validateRecords needs in the scan* variables below) or "something is off" (false:
+// the caller then runs walkRecords, which finds the same problem and reports it in Kafka's words).
+
+/** Results of the last scanUncompressed that returned true (read right after the call). */
+let scanMax = -1;
+let scanDeltaOfMax: number | null = null;
+let scanFirstDelta: number | null = null;
+/** Where scanVarint/scanVarlong stopped; -1 when the bytes ran out or the number was too long. */
+let scanPos = 0;
+
+/** ByteUtils.readVarint at scanPos (as Cursor.varint), for the multi-byte case. */
+function scanVarint(buf: Buffer, end: number): number {
+  let p = scanPos;
+  let value = 0;
+  let i = 0;
+  for (;;) {
+    if (p >= end) {
+      scanPos = -1;
+      return 0;
+    }
+    const b = buf[p++];
+    if ((b & 0x80) === 0) {
+      value |= b << i;
+      scanPos = p;
+      return (value >>> 1) ^ -(value & 1);
+    }
+    value |= (b & 0x7f) << i;
+    i += 7;
+    if (i > 28) {
+      scanPos = -1;
+      return 0;
+    }
+  }
+}
+
+/** ByteUtils.readVarlong as a number at scanPos (as Cursor.varlong), for the multi-byte case. */
+function scanVarlong(buf: Buffer, end: number): number {
+  let p = scanPos;
+  let value = 0;
+  let scale = 1;
+  let i = 0;
+  for (;;) {
+    if (p >= end) {
+      scanPos = -1;
+      return 0;
+    }
+    const b = buf[p++];
+    if ((b & 0x80) === 0) {
+      value += b * scale;
+      scanPos = p;
+      return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+    }
+    value += (b & 0x7f) * scale;
+    scale *= 128;
+    i += 7;
+    if (i > 63) {
+      scanPos = -1;
+      return 0;
+    }
+  }
+}
+
+/**
+ * DefaultRecord.readFrom over the `count` records of an uncompressed batch (header included in
+ * `batch`, which holds exactly the batch): every length, field and header as walkRecords reads
+ * them, then nothing may be left. True when all of it holds; the max timestamp bookkeeping is
+ * validateRecords' for records that pass validateKey/validateTimestamp (here: all of them).
+ */
+function scanUncompressed(batch: Buffer, count: number, baseTimestamp: number): boolean {
+  const end = batch.length;
+  let p = RECORD_BATCH_OVERHEAD;
+  let max = -1;
+  let deltaOfMax: number | null = null;
+  let firstDelta: number | null = null;
+  // b, c: the first two bytes of a varint; one- and two-byte varints (lengths under 8 KiB,
+  // offset deltas under 4096) are decoded inline, longer ones by scanVarint/scanVarlong.
+  let b = 0;
+  let c = 0;
+  for (let index = 0; index < count; index++) {
+    // length (varint; one byte for records under 64 bytes)
+    let size: number;
+    if (p < end && (b = batch[p]) < 0x80) {
+      size = (b >>> 1) ^ -(b & 1);
+      p++;
+    } else if (p + 1 < end && (c = batch[p + 1]) < 0x80) {
+      const x = (b & 0x7f) | (c << 7);
+      size = (x >>> 1) ^ -(x & 1);
+      p += 2;
+    } else {
+      scanPos = p;
+      size = scanVarint(batch, end);
+      if (scanPos < 0) return false;
+      p = scanPos;
+    }
+    if (end - p < size) return false;
+    const start = p;
+    // attributes
+    if (p >= end) return false;
+    p++;
+    // timestampDelta (varlong)
+    let timestampDelta: number;
+    if (p < end && (b = batch[p]) < 0x80) {
+      timestampDelta = b % 2 === 0 ? b / 2 : -(b + 1) / 2;
+      p++;
+    } else {
+      scanPos = p;
+      timestampDelta = scanVarlong(batch, end);
+      if (scanPos < 0) return false;
+      p = scanPos;
+    }
+    // offsetDelta
+    let offsetDelta: number;
+    if (p < end && (b = batch[p]) < 0x80) {
+      offsetDelta = (b >>> 1) ^ -(b & 1);
+      p++;
+    } else if (p + 1 < end && (c = batch[p + 1]) < 0x80) {
+      const x = (b & 0x7f) | (c << 7);
+      offsetDelta = (x >>> 1) ^ -(x & 1);
+      p += 2;
+    } else {
+      scanPos = p;
+      offsetDelta = scanVarint(batch, end);
+      if (scanPos < 0) return false;
+      p = scanPos;
+    }
+    // key, value: a varint length (negative: null), then that many bytes
+    for (let field = 0; field < 2; field++) {
+      let n: number;
+      if (p < end && (b = batch[p]) < 0x80) {
+        n = (b >>> 1) ^ -(b & 1);
+        p++;
+      } else if (p + 1 < end && (c = batch[p + 1]) < 0x80) {
+        const x = (b & 0x7f) | (c << 7);
+        n = (x >>> 1) ^ -(x & 1);
+        p += 2;
+      } else {
+        scanPos = p;
+        n = scanVarint(batch, end);
+        if (scanPos < 0) return false;
+        p = scanPos;
+      }
+      if (n > 0) {
+        if (n > end - p) return false;
+        p += n;
+      }
+    }
+    // headers: a count, then per header a key length (not negative), key, value length, value
+    let headers: number;
+    if (p < end && (b = batch[p]) < 0x80) {
+      headers = (b >>> 1) ^ -(b & 1);
+      p++;
+    } else {
+      scanPos = p;
+      headers = scanVarint(batch, end);
+      if (scanPos < 0) return false;
+      p = scanPos;
+    }
+    if (headers < 0 || headers > end - p) return false;
+    for (let h = 0; h < headers; h++) {
+      scanPos = p;
+      const hk = scanVarint(batch, end);
+      if (scanPos < 0 || hk < 0) return false;
+      p = scanPos;
+      if (hk > 0) {
+        if (hk > end - p) return false;
+        p += hk;
+      }
+      scanPos = p;
+      const hv = scanVarint(batch, end);
+      if (scanPos < 0) return false;
+      p = scanPos;
+      if (hv > 0) {
+        if (hv > end - p) return false;
+        p += hv;
+      }
+    }
+    if (p - start !== size) return false;
+    if (index === 0) firstDelta = offsetDelta;
+    const timestamp = baseTimestamp + timestampDelta;
+    if (timestamp > max) {
+      max = timestamp;
+      deltaOfMax = offsetDelta;
+    } else if (timestamp === max && deltaOfMax === null) {
+      deltaOfMax = offsetDelta;
+    }
+  }
+  if (p !== end) return false;
+  scanMax = max;
+  scanDeltaOfMax = deltaOfMax;
+  scanFirstDelta = firstDelta;
+  return true;
+}
+
 interface WalkOutcome {
   errorCode: number;
   message: string;
@@ -760,6 +1025,16 @@ function validateRecords(
   now: number,
   tp: string,
 ): WalkOutcome {
+  const checkTimestamps = config.timestampBeforeMaxMs !== LONG_MAX || config.timestampAfterMaxMs !== LONG_MAX;
+  const createTime = config.timestampType === 'CreateTime';
+  // No record of an uncompressed batch can fail validateKey/validateTimestamp under these
+  // settings: a structure-only walk gives the verdict when it finds nothing wrong (else the full
+  // walk below runs and reports what it finds, exactly as before).
+  if (codec === 0 && !batchLogAppendTime && !config.compact && !(createTime && checkTimestamps)) {
+    if (scanUncompressed(batch, count, readLongNumber(batch, BASE_TIMESTAMP_OFFSET))) {
+      return { errorCode: 0, message: '', recordErrors: null, maxTimestamp: scanMax, offsetDeltaOfMax: scanDeltaOfMax, firstOffsetDelta: scanFirstDelta };
+    }
+  }
   const out: WalkOutcome = { errorCode: 0, message: '', recordErrors: null, maxTimestamp: -1, offsetDeltaOfMax: null, firstOffsetDelta: null };
   let cur: Cursor;
   try {
@@ -770,8 +1045,6 @@ function validateRecords(
     out.message = `Failed to decompress record stream: ${(e as Error).message}`;
     return out;
   }
-  const checkTimestamps = config.timestampBeforeMaxMs !== LONG_MAX || config.timestampAfterMaxMs !== LONG_MAX;
-  const createTime = config.timestampType === 'CreateTime';
   const headerMax = readLongNumber(batch, MAX_TIMESTAMP_OFFSET);
   let errors: Array<{ code: number; batchIndex: number; message: string }> | null = null;
   try {

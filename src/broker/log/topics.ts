@@ -2,7 +2,7 @@
 // reserved names); ids are random Kafka Uuids, shown as base64url like Kafka's tools show them.
 import { randomBytes } from 'node:crypto';
 import { ErrorCode } from '../errors.js';
-import { PartitionLog } from './partition-log.js';
+import { PartitionLog, TopicConfigMap } from './partition-log.js';
 
 export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const MAX_NAME_LENGTH = 249;
@@ -11,7 +11,7 @@ const LEGAL_NAME = /^[a-zA-Z0-9._-]+$/;
 export class Topic {
   readonly partitions: PartitionLog[] = [];
   /** Topic-level config overrides (CreateTopics configs, DescribeConfigs). */
-  readonly configs = new Map<string, string>();
+  readonly configs = new TopicConfigMap();
 
   constructor(
     readonly name: string,

@@ -1,0 +1,95 @@
+// Only the kafkajs produce workload of bench/broker/run.ts, kmock against librdkafka's mock, with
+// more repetitions (the full run spends most of its time on starts, consume and joins):
+//
+//   npx tsx bench/broker/produce-ratio.ts [--reps N] [--messages N] [--kmock-dist cache|repo] [--kmock-only]
+//                                          [--also NAME=DIR ...]
+//
+// --also NAME=DIR adds another kmock build as a contender (DIR holds bin/kmock.js and dist/, e.g. a
+// copy of an earlier ~/.cache/kmock-bench/kmock-<hash>), for before/after in the same run.
+//
+// Same broker processes, same spawn arguments, same topic creation, same produceRun (workloads.ts)
+// and the same broker CPU measure (/proc, user + system, all threads) as run.ts's produce rows.
+// Repetitions alternate the order of the two brokers; a fresh broker process each time.
+// Prints msgs/s, broker CPU and client CPU per 1,000 messages for every run, and medians.
+import { loadavg } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import { buildKmock, buildRdkafkaMock, cpuMsOf, kmockSpec, rdkafkaCreateTopic, rdkafkaSpec, spawnBroker, type KmockBuild, type SpawnSpec } from './peers.js';
+import { probeApiVersions } from './wire.js';
+import { kafkajsCreateTopic, produceRun, type ProduceOptions } from './workloads.js';
+
+const TOPIC = 'bench-data';
+
+function arg(name: string, dflt: number): number {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+}
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+interface Sample {
+  msgsPerSec: number;
+  brokerCpuPerK: number;
+  clientCpuPerK: number;
+}
+
+async function once(spec: SpawnSpec, o: ProduceOptions): Promise<Sample> {
+  const p = await spawnBroker(spec);
+  let cpu0 = 0;
+  let cpu1 = 0;
+  try {
+    await probeApiVersions(p.host, p.port);
+    await sleep(1000);
+    if (spec.kind === 'rdkafka') await rdkafkaCreateTopic(p, TOPIC, 1);
+    else await kafkajsCreateTopic(p.bootstrap, TOPIC, 1);
+    const r = await produceRun(p.bootstrap, TOPIC, o, { before: () => (cpu0 = cpuMsOf(p.pid)), after: () => (cpu1 = cpuMsOf(p.pid)) });
+    return { msgsPerSec: r.msgsPerSec, brokerCpuPerK: ((cpu1 - cpu0) / r.messages) * 1000, clientCpuPerK: (r.clientCpuMs / r.messages) * 1000 };
+  } finally {
+    await p.stop();
+  }
+}
+
+const reps = arg('--reps', 5);
+const o: ProduceOptions = { messages: arg('--messages', 50_000), batchSize: 100, valueBytes: 100, warmupBatches: 20 };
+const di = process.argv.indexOf('--kmock-dist');
+const kmock = buildKmock(di >= 0 ? (process.argv[di + 1] as 'cache' | 'repo') : 'cache');
+const kmockOnly = process.argv.includes('--kmock-only');
+const specs: Array<[string, SpawnSpec]> = [['kmock', kmockSpec(kmock, ['--initial-rebalance-delay-ms', '0'])]];
+for (let i = 0; i < process.argv.length; i++) {
+  if (process.argv[i] !== '--also') continue;
+  const [name, dir] = process.argv[i + 1].split('=');
+  const b: KmockBuild = { bin: join(dir, 'bin', 'kmock.js'), dist: join(dir, 'dist'), source: 'cache', hash: name, built: false };
+  specs.push([name, kmockSpec(b, ['--initial-rebalance-delay-ms', '0'])]);
+}
+if (!kmockOnly) specs.push(['rdkafka', rdkafkaSpec(buildRdkafkaMock())]);
+console.log(`kmock build ${kmock.hash}${kmock.tscErrors ? ' (tsc errors)' : ''}; ${reps} reps of ${o.messages} messages; load ${loadavg()[0].toFixed(2)}`);
+const out: Record<string, Sample[]> = Object.fromEntries(specs.map(([n]) => [n, []]));
+for (let r = 0; r < reps; r++) {
+  // rotate the order every repetition
+  const order = specs.map((_, i) => specs[(i + r) % specs.length]);
+  for (const [name, spec] of order) {
+    const s = await once(spec, o);
+    out[name].push(s);
+    console.log(
+      `${name}#${r + 1}: ${Math.round(s.msgsPerSec)} msgs/s, broker CPU ${s.brokerCpuPerK.toFixed(2)} ms/1k, client CPU ${s.clientCpuPerK.toFixed(2)} ms/1k (load ${loadavg()[0].toFixed(2)})`,
+    );
+  }
+}
+for (const [name] of specs) {
+  const xs = out[name];
+  console.log(
+    `${name} median: ${Math.round(median(xs.map((x) => x.msgsPerSec)))} msgs/s, broker CPU ${median(xs.map((x) => x.brokerCpuPerK)).toFixed(2)} ms/1k, client CPU ${median(xs.map((x) => x.clientCpuPerK)).toFixed(2)} ms/1k`,
+  );
+}
+if (!kmockOnly) {
+  const ratio = median(out.kmock.map((x) => x.msgsPerSec)) / median(out.rdkafka.map((x) => x.msgsPerSec));
+  const perRep = out.kmock.map((k, i) => (k.msgsPerSec / out.rdkafka[i].msgsPerSec).toFixed(2));
+  console.log(`produce ratio kmock / librdkafka mock (medians): ${ratio.toFixed(2)}× (per repetition: ${perRep.join(', ')})`);
+  for (const [name] of specs) {
+    if (name === 'kmock' || name === 'rdkafka') continue;
+    const r2 = median(out[name].map((x) => x.msgsPerSec)) / median(out.rdkafka.map((x) => x.msgsPerSec));
+    console.log(`produce ratio ${name} / librdkafka mock (medians): ${r2.toFixed(2)}×`);
+  }
+}
