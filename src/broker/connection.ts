@@ -136,7 +136,13 @@ export class Connection {
       return;
     }
     this.busy = true;
-    const done = this.handleFrame(next);
+    let done: Promise<void> | undefined;
+    try {
+      done = this.handleFrame(next);
+    } catch (err) {
+      this.failed(err);
+      return;
+    }
     if (done === undefined) this.close('closed by peer');
     else done.finally(() => this.close('closed by peer')).catch(() => undefined);
   }
@@ -234,7 +240,13 @@ export class Connection {
         this.socket.resume();
       }
       this.busy = true;
-      const done = this.handleFrame(frame);
+      let done: Promise<void> | undefined;
+      try {
+        done = this.handleFrame(frame);
+      } catch (err) {
+        this.failed(err);
+        return;
+      }
       if (done === undefined) {
         this.busy = false;
       } else {
@@ -246,14 +258,21 @@ export class Connection {
             // arrived while this request was parked must be seen before more requests are handled.
             setImmediate(() => (this.peerGone ? this.finishAfterPeerGone() : this.pump()));
           },
-          (err) => {
-            this.broker.log.error({ connection: this.info.id, err: String(err?.stack ?? err) }, 'request failed; closing connection');
-            this.close('handler error');
-          },
+          (err) => this.failed(err),
         );
         return;
       }
     }
+  }
+
+  /**
+   * A request whose handling threw (a kmock bug, or input no check foresaw): that connection is
+   * closed and logged; the broker and every other connection carry on.
+   */
+  private failed(err: unknown): void {
+    const e = err as { stack?: string } | undefined;
+    this.broker.log.error({ connection: this.info.id, err: String(e?.stack ?? err) }, 'request failed; closing connection');
+    this.close('handler error');
   }
 
   /** Handles one frame; returns a promise when the response is not ready yet. */

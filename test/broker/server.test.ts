@@ -9,11 +9,14 @@ import {
   createMetadataRequest,
   createOffsetCommitRequest,
   createOffsetFetchRequest,
+  createProduceRequest,
   createSyncGroupRequest,
   decodeResponse,
   encodeRequest,
 } from '../../src/codec/index.js';
 import { startKmock, type Kmock } from '../../src/broker/server.js';
+import { computeBatchCrc, encodeBatch } from '../../src/codec/records/index.js';
+import { CRC_OFFSET, MAX_TIMESTAMP_OFFSET } from '../../src/codec/records/constants.js';
 import { RawClient } from '../support/raw-client.js';
 
 let kmock: Kmock;
@@ -127,6 +130,26 @@ describe('bad input closes only the offending connection', () => {
     prefix.writeInt32BE(1024 * 1024);
     c.sendRaw(prefix);
     expect(await c.waitForClose(2000)).toBe(true);
+  });
+});
+
+describe('a request whose handling throws', () => {
+  // A batch header whose maxTimestamp (Long.MAX_VALUE) is beyond what kmock holds as a number,
+  // with a valid CRC: its handling throws. Only that connection may suffer.
+  it('closes that connection only; the broker keeps serving', async () => {
+    const c = await RawClient.connect(kmock.bootstrapServers);
+    await c.request(19, 4, createCreateTopicsRequest({ topics: [{ name: 'ts', numPartitions: 1, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 5000 }));
+    const batch = encodeBatch({ records: [{ key: null, value: 'v' }] });
+    batch.writeBigInt64BE(0x7fffffffffffffffn, MAX_TIMESTAMP_OFFSET);
+    batch.writeUInt32BE(computeBatchCrc(batch), CRC_OFFSET);
+    c.sendRaw(
+      encodeRequest(
+        { apiKey: 0, apiVersion: 9, correlationId: 7, clientId: 't' },
+        createProduceRequest({ acks: -1, timeoutMs: 1000, topicData: [{ name: 'ts', partitionData: [{ index: 0, records: batch }] }] }),
+      ),
+    );
+    expect(await c.waitForClose(5000)).toBe(true);
+    await expectHealthy();
   });
 });
 
