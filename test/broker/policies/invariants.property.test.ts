@@ -46,6 +46,7 @@ const op = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('crash' as const), client: fc.nat(4) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('restart' as const), client: fc.nat(4), reason: fc.nat(REASONS.length - 1) }) },
 );
+type OpValue = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
 function checkInvariants(h: Harness): void {
   const g: ClassicGroup | undefined = h.coordinator.group(groupId);
@@ -263,7 +264,17 @@ describe('coordinator invariants with every draft policy on', () => {
         for (const e of h.eventsOf('internal-error')) expect.fail(e.message);
         expect(parked.filter((p) => !p.done)).toHaveLength(h.eventsOf('callback-dropped').length);
       }),
-      { numRuns: 300 },
+      {
+        numRuns: 300,
+        examples: [
+          // Found by this property: static joins made pending while membership-modes kept the group
+          // dynamic, the group turning static, kip345-draft-errors switched off in between.
+          [
+            [{ kind: 'act', ms: 0 }, { kind: 'toggle', policy: 0, on: false, group: false }, { kind: 'act', ms: 50 }] as OpValue[],
+            [3, 8, 7, 3, 3],
+          ],
+        ],
+      },
     );
   });
 });

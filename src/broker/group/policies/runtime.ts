@@ -432,7 +432,16 @@ export class GroupPolicies implements EngineHooks {
 
   /** A pending (MEMBER_ID_REQUIRED) member id with an instance id: Kafka throws; the draft calls it a duplicate. */
   onPendingMemberWithInstance(group: ClassicGroup, join: ParkedJoin): boolean {
-    if (!this.on(group, 'kip345-draft-errors')) return false;
+    if (!this.on(group, 'kip345-draft-errors')) {
+      if (!this.on(group, 'membership-modes')) return false;
+      // membership-modes: the pending id was handed out while the group's dynamic mode made the
+      // instance id count for nothing; the group is static now, so that id means nothing either
+      // (Kafka never hands a pending id to a static join). The id is dropped and the client told
+      // to start over, which it does with MemberId "" and its instance id.
+      this.host.engine.removePendingMemberAndUpdateGroup(group, join.memberId);
+      join.callback(joinError(join.memberId, ErrorCode.UNKNOWN_MEMBER_ID));
+      return true;
+    }
     this.duplicate(group, 'JoinGroup', join.memberId, join.groupInstanceId, group.currentStaticMemberId(join.groupInstanceId!) ?? null, `JoinGroup with the pending dynamic member id ${join.memberId} and group.instance.id ${join.groupInstanceId}`);
     join.callback(joinError(join.memberId, ErrorCode.FENCED_INSTANCE_ID));
     return true;
