@@ -13,7 +13,7 @@
 // restart after a crash goes without REBALANCING).
 //
 // Set KMOCK_APP_LOG=debug|info to see more of kafkajs's own log on stderr (default warn).
-import { parseArgs } from 'node:util';
+import { emit, intOption, parseRole, requireOption, unsupported, usage, type Json } from './app-cli.js';
 import {
   AssignerProtocol,
   Kafka,
@@ -22,12 +22,6 @@ import {
   type Consumer,
   type LogEntry,
 } from 'kafkajs';
-
-type Json = Record<string, unknown>;
-
-function emit(obj: Json): void {
-  process.stdout.write(`${JSON.stringify(obj)}\n`);
-}
 
 /** The Kafka error name (Errors enum) an error carries, looking through kafkajs's wrappers. */
 function kafkaErrorName(e: unknown, depth = 0): string | null {
@@ -54,30 +48,6 @@ function errorMessage(e: unknown): string {
 
 function errorLine(e: unknown, extra: Json = {}): Json {
   return { event: 'error', name: kafkaErrorName(e), message: errorMessage(e), ...extra };
-}
-
-function usage(message: string): never {
-  emit({ event: 'error', name: null, message });
-  process.exit(1);
-}
-
-function unsupported(role: string, why: string): never {
-  emit({ event: 'unsupported', role, why });
-  process.exit(2);
-}
-
-function intOption(values: Record<string, unknown>, name: string, fallback: number): number {
-  const raw = values[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) usage(`--${name} wants a non-negative integer, got ${String(raw)}`);
-  return n;
-}
-
-function requireOption(values: Record<string, unknown>, name: string): string {
-  const raw = values[name];
-  if (typeof raw !== 'string' || raw === '') usage(`--${name} is required`);
-  return raw;
 }
 
 const LOG_LEVELS: Record<string, logLevel> = {
@@ -311,28 +281,7 @@ async function describe(bootstrap: string, values: Record<string, unknown>): Pro
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const [role, ...rest] = process.argv.slice(2);
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({
-      args: rest,
-      strict: true,
-      options: {
-        bootstrap: { type: 'string' },
-        topic: { type: 'string' },
-        from: { type: 'string' },
-        count: { type: 'string' },
-        partitions: { type: 'string' },
-        group: { type: 'string' },
-        'client-id': { type: 'string' },
-        instance: { type: 'string' },
-        'session-timeout-ms': { type: 'string' },
-        'max-seconds': { type: 'string' },
-      },
-    }));
-  } catch (e) {
-    usage(errorMessage(e));
-  }
+  const { role, values } = parseRole(process.argv.slice(2));
   if (role === 'remove') {
     unsupported('remove', 'kafkajs has no static membership and no admin call to remove a member by group.instance.id');
   }

@@ -23,7 +23,7 @@
 //   member, which Kafka treats as leaving: unlike Java/librdkafka, a closed static member leaves.
 //
 // Set DEBUG=plt:kafka:* to see the client's own debug log on stderr.
-import { parseArgs } from 'node:util';
+import { emit, intOption, parseRole, requireOption, unsupported, usage, type Json } from './app-cli.js';
 import type { GroupAssignment, Message, MessagesStream } from '@platformatic/kafka';
 
 // Loading the client costs seconds of CPU (it compiles its option schemas at import time), so it
@@ -34,12 +34,6 @@ let pk: Platformatic;
 
 /** What SIGTERM does once `consume` has a client; before that: print closed and exit 0. */
 let terminate: (() => void) | null = null;
-
-type Json = Record<string, unknown>;
-
-function emit(obj: Json): void {
-  process.stdout.write(`${JSON.stringify(obj)}\n`);
-}
 
 /** The Kafka error name (Errors enum) an error carries: `apiId` of a ProtocolError, looked for
  * through MultipleErrors/ResponseError (`errors`) and `cause`. */
@@ -69,30 +63,6 @@ function errorMessage(e: unknown): string {
 
 function errorLine(e: unknown, extra: Json = {}): Json {
   return { event: 'error', name: kafkaErrorName(e), message: errorMessage(e), ...extra };
-}
-
-function usage(message: string): never {
-  emit({ event: 'error', name: null, message });
-  process.exit(1);
-}
-
-function unsupported(role: string, why: string): never {
-  emit({ event: 'unsupported', role, why });
-  process.exit(2);
-}
-
-function intOption(values: Record<string, unknown>, name: string, fallback: number): number {
-  const raw = values[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) usage(`--${name} wants a non-negative integer, got ${String(raw)}`);
-  return n;
-}
-
-function requireOption(values: Record<string, unknown>, name: string): string {
-  const raw = values[name];
-  if (typeof raw !== 'string' || raw === '') usage(`--${name} is required`);
-  return raw;
 }
 
 function sorted(parts: Iterable<number>): number[] {
@@ -364,28 +334,7 @@ async function describe(bootstrap: string, values: Record<string, unknown>): Pro
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const [role, ...rest] = process.argv.slice(2);
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({
-      args: rest,
-      strict: true,
-      options: {
-        bootstrap: { type: 'string' },
-        topic: { type: 'string' },
-        from: { type: 'string' },
-        count: { type: 'string' },
-        partitions: { type: 'string' },
-        group: { type: 'string' },
-        'client-id': { type: 'string' },
-        instance: { type: 'string' },
-        'session-timeout-ms': { type: 'string' },
-        'max-seconds': { type: 'string' },
-      },
-    }));
-  } catch (e) {
-    usage(errorMessage(e));
-  }
+  const { role, values } = parseRole(process.argv.slice(2));
   if (role === 'consume') {
     process.on('SIGTERM', () => {
       if (terminate !== null) {

@@ -1,0 +1,63 @@
+// The command-line plumbing the Node client-matrix apps share (PROTOCOL.md): JSON lines on stdout,
+// the exit codes, and the options every role may take. What differs per client (how its errors
+// carry the Kafka error name) stays in each app.
+import { parseArgs } from 'node:util';
+
+export type Json = Record<string, unknown>;
+export type Options = Record<string, unknown>;
+
+export function emit(obj: Json): void {
+  process.stdout.write(`${JSON.stringify(obj)}\n`);
+}
+
+/** Bad arguments: an error line, exit 1. */
+export function usage(message: string): never {
+  emit({ event: 'error', name: null, message });
+  process.exit(1);
+}
+
+/** A role this client cannot play: exit 2. */
+export function unsupported(role: string, why: string): never {
+  emit({ event: 'unsupported', role, why });
+  process.exit(2);
+}
+
+export function intOption(values: Options, name: string, fallback: number): number {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) usage(`--${name} wants a non-negative integer, got ${String(raw)}`);
+  return n;
+}
+
+export function requireOption(values: Options, name: string): string {
+  const raw = values[name];
+  if (typeof raw !== 'string' || raw === '') usage(`--${name} is required`);
+  return raw;
+}
+
+/** `<role> --option value ...` as PROTOCOL.md defines them; unknown options are a usage error. */
+export function parseRole(argv: string[]): { role: string | undefined; values: Options } {
+  const [role, ...rest] = argv;
+  try {
+    const { values } = parseArgs({
+      args: rest,
+      strict: true,
+      options: {
+        bootstrap: { type: 'string' },
+        topic: { type: 'string' },
+        from: { type: 'string' },
+        count: { type: 'string' },
+        partitions: { type: 'string' },
+        group: { type: 'string' },
+        'client-id': { type: 'string' },
+        instance: { type: 'string' },
+        'session-timeout-ms': { type: 'string' },
+        'max-seconds': { type: 'string' },
+      },
+    });
+    return { role, values };
+  } catch (e) {
+    usage(e instanceof Error ? e.message : String(e));
+  }
+}
