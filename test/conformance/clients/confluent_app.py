@@ -94,26 +94,7 @@ def produce(args):
 # (rd_kafka_fatal_error()) is not exposed by the 1.7.0 binding, and later calls (commit())
 # fail with _FATAL too, so the Kafka name is recovered from the text: librdkafka writes a broker
 # error as "Broker: <description>", and KafkaError(code).str() gives every code's description.
-def _broker_descriptions():
-    table = {}
-    for attr in dir(KafkaError):
-        code = getattr(KafkaError, attr)
-        if isinstance(code, int) and not isinstance(code, bool) and code > 0:
-            e = KafkaError(code)
-            if e.str().startswith("Broker: "):
-                table[e.str()] = e.name()
-    # longest first, so that a description that prefixes another does not win
-    return sorted(table.items(), key=lambda kv: -len(kv[0]))
-
-
-BROKER_DESCRIPTIONS = _broker_descriptions()
-
-
-def name_from_text(text):
-    for description, name in BROKER_DESCRIPTIONS:
-        if description in text:
-            return name
-    return None
+from librdkafka_errors import name_from_text  # noqa: E402 - the script's own directory
 
 
 def fatal_obj(errs):
