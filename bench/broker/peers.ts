@@ -214,7 +214,7 @@ export function buildKmock(source: 'cache' | 'repo' = 'cache'): KmockBuild {
 
 // ---- processes -----------------------------------------------------------------------------------
 
-export type BrokerKind = 'kmock' | 'rdkafka' | 'bare';
+export type BrokerKind = 'kmock' | 'rdkafka' | 'bare' | 'replay';
 
 export interface BrokerProcess {
   kind: BrokerKind;

@@ -1,8 +1,11 @@
 // Only the kafkajs produce workload of bench/broker/run.ts, kmock against librdkafka's mock, with
 // more repetitions (the full run spends most of its time on starts, consume and joins):
 //
-//   npx tsx bench/broker/produce-ratio.ts [--reps N] [--messages N] [--kmock-dist cache|repo] [--kmock-only]
-//                                          [--also NAME=DIR ...]
+//   npx tsx bench/broker/produce-ratio.ts [--reps N] [--messages N] [--batch N] [--warmup N]
+//                                          [--kmock-dist cache|repo] [--kmock-only] [--replay] [--also NAME=DIR ...]
+//
+// --replay adds the replay broker (replay.ts): answers recorded from kmock, replayed at no cost,
+// the most any broker could give this client.
 //
 // --also NAME=DIR adds another kmock build as a contender (DIR holds bin/kmock.js and dist/, e.g. a
 // copy of an earlier ~/.cache/kmock-bench/kmock-<hash>), for before/after in the same run.
@@ -17,6 +20,8 @@ import { join } from 'node:path';
 import { buildKmock, buildRdkafkaMock, cpuMsOf, kmockSpec, rdkafkaCreateTopic, rdkafkaSpec, spawnBroker, type KmockBuild, type SpawnSpec } from './peers.js';
 import { probeApiVersions } from './wire.js';
 import { kafkajsCreateTopic, produceRun, type ProduceOptions } from './workloads.js';
+import { buildReplayBroker, freePort, recordResponses, replaySpec } from './replay.js';
+import { tmpdir } from 'node:os';
 
 const TOPIC = 'bench-data';
 
@@ -52,7 +57,7 @@ async function once(spec: SpawnSpec, o: ProduceOptions): Promise<Sample> {
 }
 
 const reps = arg('--reps', 5);
-const o: ProduceOptions = { messages: arg('--messages', 50_000), batchSize: 100, valueBytes: 100, warmupBatches: 20 };
+const o: ProduceOptions = { messages: arg('--messages', 50_000), batchSize: arg('--batch', 100), valueBytes: 100, warmupBatches: arg('--warmup', 20) };
 const di = process.argv.indexOf('--kmock-dist');
 const kmock = buildKmock(di >= 0 ? (process.argv[di + 1] as 'cache' | 'repo') : 'cache');
 const kmockOnly = process.argv.includes('--kmock-only');
@@ -64,6 +69,16 @@ for (let i = 0; i < process.argv.length; i++) {
   specs.push([name, kmockSpec(b, ['--initial-rebalance-delay-ms', '0'])]);
 }
 if (!kmockOnly) specs.push(['rdkafka', rdkafkaSpec(buildRdkafkaMock())]);
+if (process.argv.includes('--replay')) {
+  const port = await freePort();
+  const file = join(tmpdir(), `kmock-replay-${process.pid}.bin`);
+  const apis = await recordResponses(kmock, port, file, async (bootstrap) => {
+    await kafkajsCreateTopic(bootstrap, TOPIC, 1);
+    await produceRun(bootstrap, TOPIC, { ...o, messages: o.batchSize * 5, warmupBatches: 1 });
+  });
+  console.log(`replay broker: answers recorded from kmock for ${apis.join(', ')} (api version)`);
+  specs.push(['replay', replaySpec(buildReplayBroker(), port, file)]);
+}
 console.log(`kmock build ${kmock.hash}${kmock.tscErrors ? ' (tsc errors)' : ''}; ${reps} reps of ${o.messages} messages; load ${loadavg()[0].toFixed(2)}`);
 const out: Record<string, Sample[]> = Object.fromEntries(specs.map(([n]) => [n, []]));
 for (let r = 0; r < reps; r++) {

@@ -1,7 +1,7 @@
 // Where kmock's time and memory go, for the broker benchmarks' targets (bench/broker/run.ts):
 //
 //   npx tsx bench/broker/profile.ts start [--runs N]     CPU profile of `kmock start` up to the first answer
-//   npx tsx bench/broker/profile.ts produce [--messages N]  CPU profile of the broker during the kafkajs produce run
+//   npx tsx bench/broker/profile.ts produce [--messages N] [--batch N]  CPU profile of the broker during the kafkajs produce run
 //   npx tsx bench/broker/profile.ts join [--runs N] [--delay MS] [--retry-ms MS] [--timeline]
 //                                                        10 kafkajs consumers joining: times, and with --timeline
 //                                                        every client request and broker group event
@@ -215,7 +215,7 @@ async function profileStart(build: KmockBuild, runs: number): Promise<void> {
 
 // ---- produce --------------------------------------------------------------------------------------
 
-async function profileProduce(build: KmockBuild, messages: number): Promise<void> {
+async function profileProduce(build: KmockBuild, messages: number, batchSize: number): Promise<void> {
   const dir = join(PROFILES, 'produce');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -227,10 +227,10 @@ async function profileProduce(build: KmockBuild, messages: number): Promise<void
     const r = await produceRun(
       p.bootstrap,
       'bench-data',
-      { messages, batchSize: 100, valueBytes: 100, warmupBatches: 20 },
+      { messages, batchSize, valueBytes: 100, warmupBatches: 20 },
       { before: () => (cpu0 = cpuMsOf(p.pid)), after: () => (cpu1 = cpuMsOf(p.pid)) },
     );
-    console.log(`produce: ${Math.round(r.msgsPerSec)} msgs/s (profiled), broker CPU ${(cpu1 - cpu0).toFixed(0)} ms for ${r.messages / 100} requests = ${(((cpu1 - cpu0) / (r.messages / 100)) * 1000).toFixed(0)} µs per request`);
+    console.log(`produce: ${Math.round(r.msgsPerSec)} msgs/s (profiled), broker CPU ${(cpu1 - cpu0).toFixed(0)} ms for ${r.messages / batchSize} requests = ${(((cpu1 - cpu0) / (r.messages / batchSize)) * 1000).toFixed(0)} µs per request`);
   } finally {
     await p.stop();
   }
@@ -526,7 +526,7 @@ async function main(): Promise<void> {
     case 'start':
       return profileStart(build, opt('--runs', 5));
     case 'produce':
-      return profileProduce(build, opt('--messages', 50_000));
+      return profileProduce(build, opt('--messages', 50_000), opt('--batch', 100));
     case 'join':
       return profileJoin(build, opt('--runs', 5), opt('--delay', 0), rest.includes('--timeline'), rest.includes('--retry-ms') ? opt('--retry-ms', 300) : undefined);
     case 'rss':

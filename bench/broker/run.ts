@@ -6,7 +6,7 @@
 //
 // Options: --out FILE, --kmock-dist cache|repo (default cache: build the current src/ like `npm run build` into
 // ${XDG_CACHE_HOME:-~/.cache}/kmock-bench/; repo: use bin/kmock.js with the repo's dist/),
-// --start-runs N, --reps N, --messages N, --joins N.
+// --start-runs N, --reps N, --messages N, --joins N, --kafka VERSION.
 //
 // Measured, for kmock (a separate `node bin/kmock.js start --port 0 --log-level silent` process)
 // and librdkafka's mock cluster (bench/broker/rdkafka-mock.c, 1 broker):
@@ -18,10 +18,13 @@
 //     (kmock with group.initial.rebalance.delay.ms=0; librdkafka 2.0.2's mock has a fixed 3000 ms
 //     first-join delay that cannot be changed);
 //  4. VmRSS of the broker process: idle after start, after the produce run, at the end.
-// Ratios are kmock / librdkafka mock from numbers of this one run.
+// Ratios are kmock / librdkafka mock from numbers of this one run. Two references put the produce
+// and join targets in scale: the produce workload against the replay broker (replay.ts: answers
+// recorded from kmock, replayed at no cost: the most any broker can give this client), and with
+// --kafka VERSION the produce and join workloads against Apache Kafka itself (initial delay 0).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { arch, cpus, loadavg, release } from 'node:os';
+import { arch, cpus, loadavg, release, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -44,6 +47,7 @@ import {
   type SpawnSpec,
 } from './peers.js';
 import { probeApiVersions } from './wire.js';
+import { buildReplayBroker, freePort, recordResponses, replaySpec } from './replay.js';
 import { consumeRun, joinRun, kafkajsCreateTopic, produceRun, retainedMessages, type JoinResult, type ProduceOptions } from './workloads.js';
 
 interface Args {
@@ -56,6 +60,8 @@ interface Args {
   reps: number;
   messages: number;
   joins: number;
+  /** Also run the produce and join workloads against this Apache Kafka release (scripts/kafka-reference). */
+  kafka?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -90,8 +96,9 @@ function parseArgs(argv: string[]): Args {
     else if (s === '--reps') a.reps = num();
     else if (s === '--messages') a.messages = num();
     else if (s === '--joins') a.joins = num();
+    else if (s === '--kafka') a.kafka = argv[++i];
     else if (s === '--help' || s === '-h') {
-      console.log('usage: tsx bench/broker/run.ts [--quick] [--only start] [--out FILE] [--kmock-dist cache|repo] [--start-runs N] [--reps N] [--messages N] [--joins N]');
+      console.log('usage: tsx bench/broker/run.ts [--quick] [--only start] [--out FILE] [--kmock-dist cache|repo] [--start-runs N] [--reps N] [--messages N] [--joins N] [--kafka VERSION]');
       process.exit(0);
     } else throw new Error(`unknown argument ${s}`);
   }
@@ -323,6 +330,82 @@ async function workloadOnce(spec: SpawnSpec, a: Args, rep: number, produceOpts: 
   }
 }
 
+interface ProduceSample {
+  msgsPerSec: number;
+  brokerCpuPerK: number;
+  clientCpuPerK: number;
+}
+
+/** The produce workload alone against the replay broker (it can answer nothing else usefully). */
+async function replayProduceOnce(spec: SpawnSpec, rep: number, produceOpts: ProduceOptions): Promise<ProduceSample> {
+  const p = await spawnBroker(spec);
+  let cpu0 = 0;
+  let cpu1 = 0;
+  try {
+    await probeApiVersions(p.host, p.port);
+    await sleep(1000);
+    await kafkajsCreateTopic(p.bootstrap, DATA_TOPIC, 1); // answered from the recording, as on kmock
+    const prod = await produceRun(p.bootstrap, DATA_TOPIC, produceOpts, {
+      before: () => (cpu0 = cpuMsOf(p.pid)),
+      after: () => (cpu1 = cpuMsOf(p.pid)),
+    });
+    progress(`replay#${rep + 1}: produce ${Math.round(prod.msgsPerSec)} msgs/s (broker CPU ${(cpu1 - cpu0).toFixed(0)} ms)`);
+    return {
+      msgsPerSec: prod.msgsPerSec,
+      brokerCpuPerK: ((cpu1 - cpu0) / prod.messages) * 1000,
+      clientCpuPerK: (prod.clientCpuMs / prod.messages) * 1000,
+    };
+  } finally {
+    await p.stop();
+  }
+}
+
+interface KafkaSample {
+  version: string;
+  produce: number[];
+  joins: JoinResult[];
+}
+
+/**
+ * The produce and join workloads against Apache Kafka (KRaft, scripts/kafka-reference) with
+ * group.initial.rebalance.delay.ms=0: what the rules kmock follows give with the same client.
+ * One broker for all repetitions (a JVM start costs seconds); its first produce run warms it up.
+ */
+async function kafkaWorkloads(version: string, a: Args, produceOpts: ProduceOptions): Promise<KafkaSample | undefined> {
+  const script = join(REPO, 'scripts', 'kafka-reference');
+  let out: string;
+  try {
+    out = execFileSync(script, ['start', version, '--set', 'group.initial.rebalance.delay.ms=0'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    progress(`Kafka ${version}: not started (${(e as Error).message.split('\n')[0]}); no Kafka rows`);
+    return undefined;
+  }
+  const m = /listening on (\S+)/.exec(out);
+  if (!m) throw new Error(`kafka-reference start printed no address: ${out}`);
+  const bootstrap = m[1];
+  const port = bootstrap.split(':')[1];
+  const sample: KafkaSample = { version, produce: [], joins: [] };
+  try {
+    await kafkajsCreateTopic(bootstrap, DATA_TOPIC, 1);
+    await kafkajsCreateTopic(bootstrap, JOIN_TOPIC, JOIN_PARTITIONS);
+    await produceRun(bootstrap, DATA_TOPIC, produceOpts); // untimed: the JVM's warm-up
+    for (let r = 0; r < a.reps; r++) {
+      const prod = await produceRun(bootstrap, DATA_TOPIC, produceOpts);
+      sample.produce.push(prod.msgsPerSec);
+      progress(`Kafka ${version}#${r + 1}: produce ${Math.round(prod.msgsPerSec)} msgs/s`);
+      for (let j = 0; j < a.joins; j++) {
+        await sleep(200);
+        const jr = await joinRun(bootstrap, JOIN_TOPIC, `bench-join-kafka-${r}-${j}`, CONSUMERS);
+        progress(`Kafka ${version}#${r + 1}: ${CONSUMERS} consumers joined in ${jr.ms.toFixed(0)} ms (${jr.joinRequests} JoinGroup requests)`);
+        sample.joins.push(jr);
+      }
+    }
+    return sample;
+  } finally {
+    execFileSync(script, ['stop', '--port', port], { stdio: 'ignore' });
+  }
+}
+
 // ---- report --------------------------------------------------------------------------------------
 
 const f0 = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
@@ -394,9 +477,25 @@ async function main(): Promise<void> {
   const produceOpts: ProduceOptions = { messages: a.messages, batchSize: 100, valueBytes: 100, warmupBatches: 20 };
   const work: Record<'kmock' | 'rdkafka', WorkloadSample[]> = { kmock: [], rdkafka: [] };
   const workSpecs = { kmock: kmockSpec(kmock, ['--initial-rebalance-delay-ms', '0']), rdkafka: rdkafkaSpec(rdk) };
-  for (let r = 0; r < (a.onlyStart ? 0 : a.reps); r++) {
-    for (const k of rotate(['kmock', 'rdkafka'] as const, r)) work[k].push(await workloadOnce(workSpecs[k], a, r, produceOpts));
+  // The floor for the produce row: the replay broker, answers recorded from kmock for this workload.
+  const replay: ProduceSample[] = [];
+  let replaySpecs: SpawnSpec | undefined;
+  if (!a.onlyStart) {
+    const port = await freePort();
+    const file = join(tmpdir(), `kmock-bench-replay-${process.pid}.bin`);
+    await recordResponses(kmock, port, file, async (bootstrap) => {
+      await kafkajsCreateTopic(bootstrap, DATA_TOPIC, 1);
+      await produceRun(bootstrap, DATA_TOPIC, { ...produceOpts, messages: produceOpts.batchSize * 5, warmupBatches: 1 });
+    });
+    replaySpecs = replaySpec(buildReplayBroker(), port, file);
   }
+  for (let r = 0; r < (a.onlyStart ? 0 : a.reps); r++) {
+    for (const k of rotate(['kmock', 'rdkafka', 'replay'] as const, r)) {
+      if (k === 'replay') replay.push(await replayProduceOnce(replaySpecs!, r, produceOpts));
+      else work[k].push(await workloadOnce(workSpecs[k], a, r, produceOpts));
+    }
+  }
+  const kafka = a.kafka !== undefined && !a.onlyStart ? await kafkaWorkloads(a.kafka, a, produceOpts) : undefined;
 
   // ---- the table --------------------------------------------------------------------------------
   const km = starts.kmock.map((s) => s.answerMs);
@@ -410,6 +509,7 @@ async function main(): Promise<void> {
   const joinR = median(joinsOf('rdkafka'));
   const rssK = med('kmock', (w) => w.rssStart);
   const rssR = med('rdkafka', (w) => w.rssStart);
+  const replayMed = median(replay.map((x) => x.msgsPerSec));
   const yes = (b: boolean) => (b ? '✅' : '❌');
   // kmock and bare Node ran in the same rounds (interleaved): one ratio per round.
   const perRound = km.map((k, r) => k / bare[r]);
@@ -484,6 +584,18 @@ async function main(): Promise<void> {
       met: '',
     },
     {
+      metric: '… the floor: the same client against a broker that answers at no cost (replay-broker.c, replaying kmock\'s recorded answers) (msgs/s); its ratio to the librdkafka mock',
+      kmock: f0(replayMed),
+      peer: '',
+      ratio: ratio(replayMed, prodR),
+      target: 'no broker can pass this',
+      met: '',
+    },
+    { metric: '… kmock ÷ that floor', kmock: ratio(prodK, replayMed), peer: '', ratio: '', target: '', met: '' },
+    ...(kafka === undefined
+      ? []
+      : [{ metric: `… Apache Kafka ${kafka.version} (the same workload, one JVM warmed up by an untimed run) (msgs/s)`, kmock: f0(median(kafka.produce)), peer: '', ratio: ratio(median(kafka.produce), prodR), target: '', met: '' }]),
+    {
       metric: 'kafkajs consume, all of it back, one consumer (msgs/s)',
       kmock: f0(med('kmock', (w) => w.consume)),
       peer: f0(med('rdkafka', (w) => w.consume)),
@@ -515,6 +627,26 @@ async function main(): Promise<void> {
       target: '≤ 300 ms (kmock, initial delay 0)',
       met: yes(joinK <= 300),
     },
+    {
+      metric: `… runs with all ${CONSUMERS} joined within 300 ms`,
+      kmock: `${joinsOf('kmock').filter((x) => x <= 300).length} of ${joinsOf('kmock').length}`,
+      peer: `${joinsOf('rdkafka').filter((x) => x <= 300).length} of ${joinsOf('rdkafka').length}`,
+      ratio: '',
+      target: '',
+      met: '',
+    },
+    ...(kafka === undefined
+      ? []
+      : [
+          {
+            metric: `… Apache Kafka ${kafka.version} with group.initial.rebalance.delay.ms=0, the same workload: median (ms); runs within 300 ms`,
+            kmock: `${f0(median(kafka.joins.map((j) => j.ms)))}; ${kafka.joins.filter((j) => j.ms <= 300).length} of ${kafka.joins.length}`,
+            peer: '',
+            ratio: '',
+            target: '',
+            met: '',
+          },
+        ]),
     {
       metric: '… of which until the last consumer sent its first JoinGroup (client side), median (ms)',
       kmock: f0(median(work.kmock.flatMap((w) => w.joins.map((j) => j.lastFirstJoinMs)))),
@@ -575,6 +707,8 @@ async function main(): Promise<void> {
     '',
     '- **start → first answer**: from `spawn()` in the benchmark process to the complete response to a hand-written ApiVersions v2 request on a fresh TCP connection (the port is read from the `listening on HOST:PORT` line, so that line is on the clock). The bare Node server answers any frame with a minimal ApiVersions response.',
     ...W(`- **produce**: one kafkajs producer, topic \`${DATA_TOPIC}\` with 1 partition created beforehand (kmock: kafkajs admin → CreateTopics; librdkafka mock: \`rd_kafka_mock_topic_create\`), ${produceOpts.warmupBatches} untimed warm-up batches, then sequential \`producer.send()\` calls of ${produceOpts.batchSize} null-key ${produceOpts.valueBytes}-byte messages, acks=1, no compression.`),
+    ...W(`- **the floor** (replay broker): \`bench/broker/replay-broker.c\`, a single-threaded C program that answers every request with a response recorded from kmock beforehand for the same API key and version (through a proxy, with kmock advertising the replay broker's port), changing only the correlation id. It does no work, so kafkajs against it shows what the client alone allows; the produce workload runs against it in every repetition, interleaved with the others. Its answers say every batch landed at the same offset, which kafkajs does not check.`),
+    ...(a.kafka === undefined ? [] : W(`- **Apache Kafka**: \`scripts/kafka-reference start ${a.kafka} --set group.initial.rebalance.delay.ms=0\` (KRaft, one node, JVM heap 512 MB), started once after the other workloads; one untimed produce run first (JIT warm-up), then per repetition one produce run and ${a.joins} join run(s), as above.`)),
     ...W('- **consume**: one kafkajs consumer in a fresh group, `fromBeginning`, `eachBatch`; msgs/s from its `GROUP_JOIN` to the last message (the join itself is excluded: librdkafka\'s mock always waits 3 s there). It reads what the broker holds (high watermark − log start offset by ListOffsets): **librdkafka\'s mock keeps at most 5 MiB (or 100,000 batches) per partition and drops the oldest batches beyond that** (`rdkafka_mock.c`, `mpart->max_size`), so it serves fewer messages than were produced; msgs/s stays comparable.'),
     ...W('- **client CPU**: `process.cpuUsage()` of the benchmark process (where kafkajs runs) over the same timed part: the share of each message that is kafkajs\'s own work, whatever the broker.'),
     ...W(`- **${CONSUMERS} consumers joined**: ${CONSUMERS} consumers of a fresh group on a ${JOIN_PARTITIONS}-partition topic are created and started at once (connect, subscribe, run); the time until each has emitted \`consumer.events.GROUP_JOIN\` at least once. kmock runs with \`group.initial.rebalance.delay.ms=0\`. **librdkafka 2.0.2's mock has no such setting: it always waits 3000 ms before completing the first join of an empty group** (\`rd_kafka_mock_cgrp_rebalance\`, "First join, low timeout"; the setter \`rd_kafka_mock_group_initial_rebalance_delay_ms\` arrived in v2.6.0), so its row is dominated by that fixed delay and the ratio says little. A run in which a consumer crashes is recorded as failed and retried: librdkafka 2.0.2\'s mock answers a SyncGroup that arrives after the leader\'s has moved the group to Up with INVALID_REQUEST (\`rd_kafka_mock_cgrp_check_state\`), which kafkajs treats as fatal.`),
@@ -591,6 +725,10 @@ async function main(): Promise<void> {
     `- kmock cold start breakdown (${breakdowns.length} separate \`node --require <preload> bin/kmock.js start\` runs, medians; the preload marks the phases): node bootstrap ${f1(medOf(breakdowns, (b) => b.boot))} ms (bare \`node -e\`: ${f1(median(bareBoots))} ms); bin/kmock.js up to compiling the bundle (loading bin/kmock.js as an ES module, reading the bundle and its code cache) ${f1(medOf(breakdowns, (b) => b.beforeCompile))} ms; compiling ${relative(join(kmock.dist, '..'), cliEntry(kmock))} (code cache used in ${breakdowns.filter((b) => b.cache === 'used').length} of ${breakdowns.length} runs) ${f1(medOf(breakdowns, (b) => b.compile))} ms; evaluating it ${f1(medOf(breakdowns, (b) => b.evaluate))} ms; then \`main([\'start\', ...])\` until it prints \`listening on\` ${f1(medOf(breakdowns, (b) => b.start))} ms; \`listening on\` at ${f1(medOf(breakdowns, (b) => b.listening))} ms after process start`,
     `- kmock in-process \`startKmock()\` → first answer (ms): first ${f1(inProcFirst)}, then ${list(inProc)}`,
     ...W(`- produce msgs/s, kmock: ${list(work.kmock.map((w) => w.produce), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.produce), f0)}`),
+    ...W(`- produce msgs/s, replay broker (the floor): ${list(replay.map((x) => x.msgsPerSec), f0)}; its broker CPU per 1,000 messages (ms): ${list(replay.map((x) => x.brokerCpuPerK))}; client CPU: ${list(replay.map((x) => x.clientCpuPerK))}`),
+    ...(kafka === undefined
+      ? []
+      : W(`- Apache Kafka ${kafka.version}: produce msgs/s ${list(kafka.produce, f0)}; ${CONSUMERS} consumers joined, ms (…): ${kafka.joins.map(joinText).join(', ')}`)),
     ...W(`- consume msgs/s, kmock: ${list(work.kmock.map((w) => w.consume), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.consume), f0)}`),
     ...W(`- messages held by the broker after the produce run (of ${f0(a.messages + produceOpts.warmupBatches * produceOpts.batchSize)} produced), kmock: ${list(work.kmock.map((w) => w.retained), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.retained), f0)}`),
     ...W(`- consumer join before reading (ms), kmock: ${list(work.kmock.map((w) => w.consumeJoinMs), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.consumeJoinMs), f0)}`),
