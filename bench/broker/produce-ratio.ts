@@ -2,10 +2,10 @@
 // more repetitions (the full run spends most of its time on starts, consume and joins):
 //
 //   npx tsx bench/broker/produce-ratio.ts [--reps N] [--messages N] [--batch N] [--warmup N]
-//                                          [--kmock-dist cache|repo] [--kmock-only] [--replay] [--also NAME=DIR ...]
+//                                          [--kmock-dist cache|repo] [--kmock-only] [--replay [--replay-node]] [--also NAME=DIR ...]
 //
 // --replay adds the replay broker (replay.ts): answers recorded from kmock, replayed at no cost,
-// the most any broker could give this client.
+// the most any broker could give this client; --replay-node also the same replay in Node.
 //
 // --also NAME=DIR adds another kmock build as a contender (DIR holds bin/kmock.js and dist/, e.g. a
 // copy of an earlier ~/.cache/kmock-bench/kmock-<hash>), for before/after in the same run.
@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { buildKmock, buildRdkafkaMock, cpuMsOf, kmockSpec, rdkafkaCreateTopic, rdkafkaSpec, spawnBroker, type KmockBuild, type SpawnSpec } from './peers.js';
 import { probeApiVersions } from './wire.js';
 import { kafkajsCreateTopic, produceRun, type ProduceOptions } from './workloads.js';
-import { buildReplayBroker, freePort, recordResponses, replaySpec } from './replay.js';
+import { buildReplayBroker, freePort, recordResponses, replayNodeSpecOf, replaySpec } from './replay.js';
 import { tmpdir } from 'node:os';
 
 const TOPIC = 'bench-data';
@@ -78,6 +78,9 @@ if (process.argv.includes('--replay')) {
   });
   console.log(`replay broker: answers recorded from kmock for ${apis.join(', ')} (api version)`);
   specs.push(['replay', replaySpec(buildReplayBroker(), port, file)]);
+  if (process.argv.includes('--replay-node')) {
+    specs.push(['replay-node', replayNodeSpecOf(port, file)]);
+  }
 }
 console.log(`kmock build ${kmock.hash}${kmock.tscErrors ? ' (tsc errors)' : ''}; ${reps} reps of ${o.messages} messages; load ${loadavg()[0].toFixed(2)}`);
 const out: Record<string, Sample[]> = Object.fromEntries(specs.map(([n]) => [n, []]));

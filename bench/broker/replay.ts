@@ -128,3 +128,8 @@ export async function recordResponses(
 export function replaySpec(build: ReplayBuild, port: number, file: string): SpawnSpec {
   return { kind: 'replay', command: build.bin, args: [String(port), file], stopBy: 'stdin' };
 }
+
+/** replay-broker-node.cjs: the same replay with node:net, for what Node's socket path costs. */
+export function replayNodeSpecOf(port: number, file: string): SpawnSpec {
+  return { kind: 'replay', command: process.execPath, args: [join(HERE, 'replay-broker-node.cjs'), String(port), file], stopBy: 'stdin' };
+}

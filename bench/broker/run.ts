@@ -47,7 +47,7 @@ import {
   type SpawnSpec,
 } from './peers.js';
 import { probeApiVersions } from './wire.js';
-import { buildReplayBroker, freePort, recordResponses, replaySpec } from './replay.js';
+import { buildReplayBroker, freePort, recordResponses, replayNodeSpecOf, replaySpec } from './replay.js';
 import { consumeRun, joinRun, kafkajsCreateTopic, produceRun, retainedMessages, type JoinResult, type ProduceOptions } from './workloads.js';
 
 interface Args {
@@ -337,7 +337,7 @@ interface ProduceSample {
 }
 
 /** The produce workload alone against the replay broker (it can answer nothing else usefully). */
-async function replayProduceOnce(spec: SpawnSpec, rep: number, produceOpts: ProduceOptions): Promise<ProduceSample> {
+async function replayProduceOnce(spec: SpawnSpec, tag: string, rep: number, produceOpts: ProduceOptions): Promise<ProduceSample> {
   const p = await spawnBroker(spec);
   let cpu0 = 0;
   let cpu1 = 0;
@@ -349,7 +349,7 @@ async function replayProduceOnce(spec: SpawnSpec, rep: number, produceOpts: Prod
       before: () => (cpu0 = cpuMsOf(p.pid)),
       after: () => (cpu1 = cpuMsOf(p.pid)),
     });
-    progress(`replay#${rep + 1}: produce ${Math.round(prod.msgsPerSec)} msgs/s (broker CPU ${(cpu1 - cpu0).toFixed(0)} ms)`);
+    progress(`${tag}#${rep + 1}: produce ${Math.round(prod.msgsPerSec)} msgs/s (broker CPU ${(cpu1 - cpu0).toFixed(0)} ms)`);
     return {
       msgsPerSec: prod.msgsPerSec,
       brokerCpuPerK: ((cpu1 - cpu0) / prod.messages) * 1000,
@@ -479,7 +479,9 @@ async function main(): Promise<void> {
   const workSpecs = { kmock: kmockSpec(kmock, ['--initial-rebalance-delay-ms', '0']), rdkafka: rdkafkaSpec(rdk) };
   // The floor for the produce row: the replay broker, answers recorded from kmock for this workload.
   const replay: ProduceSample[] = [];
+  const replayNode: ProduceSample[] = [];
   let replaySpecs: SpawnSpec | undefined;
+  let replayNodeSpec: SpawnSpec | undefined;
   if (!a.onlyStart) {
     const port = await freePort();
     const file = join(tmpdir(), `kmock-bench-replay-${process.pid}.bin`);
@@ -488,10 +490,12 @@ async function main(): Promise<void> {
       await produceRun(bootstrap, DATA_TOPIC, { ...produceOpts, messages: produceOpts.batchSize * 5, warmupBatches: 1 });
     });
     replaySpecs = replaySpec(buildReplayBroker(), port, file);
+    replayNodeSpec = replayNodeSpecOf(port, file);
   }
   for (let r = 0; r < (a.onlyStart ? 0 : a.reps); r++) {
-    for (const k of rotate(['kmock', 'rdkafka', 'replay'] as const, r)) {
-      if (k === 'replay') replay.push(await replayProduceOnce(replaySpecs!, r, produceOpts));
+    for (const k of rotate(['kmock', 'rdkafka', 'replay', 'replay-node'] as const, r)) {
+      if (k === 'replay') replay.push(await replayProduceOnce(replaySpecs!, 'replay', r, produceOpts));
+      else if (k === 'replay-node') replayNode.push(await replayProduceOnce(replayNodeSpec!, 'replay-node', r, produceOpts));
       else work[k].push(await workloadOnce(workSpecs[k], a, r, produceOpts));
     }
   }
@@ -510,6 +514,7 @@ async function main(): Promise<void> {
   const rssK = med('kmock', (w) => w.rssStart);
   const rssR = med('rdkafka', (w) => w.rssStart);
   const replayMed = median(replay.map((x) => x.msgsPerSec));
+  const replayNodeMed = median(replayNode.map((x) => x.msgsPerSec));
   const yes = (b: boolean) => (b ? '✅' : '❌');
   // kmock and bare Node ran in the same rounds (interleaved): one ratio per round.
   const perRound = km.map((k, r) => k / bare[r]);
@@ -592,6 +597,22 @@ async function main(): Promise<void> {
       met: '',
     },
     { metric: '… kmock ÷ that floor', kmock: ratio(prodK, replayMed), peer: '', ratio: '', target: '', met: '' },
+    {
+      metric: '… the same replay as a Node server (replay-broker-node.cjs: node:net, nothing else) (msgs/s); its ratio to the librdkafka mock',
+      kmock: f0(replayNodeMed),
+      peer: '',
+      ratio: ratio(replayNodeMed, prodR),
+      target: '',
+      met: '',
+    },
+    {
+      metric: '… broker CPU per 1,000 produced messages: replay broker; Node replay (ms)',
+      kmock: `${f1(median(replay.map((x) => x.brokerCpuPerK)))}; ${f1(median(replayNode.map((x) => x.brokerCpuPerK)))}`,
+      peer: '',
+      ratio: '',
+      target: '',
+      met: '',
+    },
     ...(kafka === undefined
       ? []
       : [{ metric: `… Apache Kafka ${kafka.version} (the same workload, one JVM warmed up by an untimed run) (msgs/s)`, kmock: f0(median(kafka.produce)), peer: '', ratio: ratio(median(kafka.produce), prodR), target: '', met: '' }]),
@@ -707,7 +728,7 @@ async function main(): Promise<void> {
     '',
     '- **start → first answer**: from `spawn()` in the benchmark process to the complete response to a hand-written ApiVersions v2 request on a fresh TCP connection (the port is read from the `listening on HOST:PORT` line, so that line is on the clock). The bare Node server answers any frame with a minimal ApiVersions response.',
     ...W(`- **produce**: one kafkajs producer, topic \`${DATA_TOPIC}\` with 1 partition created beforehand (kmock: kafkajs admin → CreateTopics; librdkafka mock: \`rd_kafka_mock_topic_create\`), ${produceOpts.warmupBatches} untimed warm-up batches, then sequential \`producer.send()\` calls of ${produceOpts.batchSize} null-key ${produceOpts.valueBytes}-byte messages, acks=1, no compression.`),
-    ...W(`- **the floor** (replay broker): \`bench/broker/replay-broker.c\`, a single-threaded C program that answers every request with a response recorded from kmock beforehand for the same API key and version (through a proxy, with kmock advertising the replay broker's port), changing only the correlation id. It does no work, so kafkajs against it shows what the client alone allows; the produce workload runs against it in every repetition, interleaved with the others. Its answers say every batch landed at the same offset, which kafkajs does not check.`),
+    ...W(`- **the floor** (replay broker): \`bench/broker/replay-broker.c\`, a single-threaded C program that answers every request with a response recorded from kmock beforehand for the same API key and version (through a proxy, with kmock advertising the replay broker's port), changing only the correlation id. It does no work, so kafkajs against it shows what the client alone allows; the produce workload runs against it in every repetition, interleaved with the others. Its answers say every batch landed at the same offset, which kafkajs does not check. \`replay-broker-node.cjs\` is the same program in Node (node:net, one \`data\` handler, one \`write\` per answer): what Node's socket path alone costs.`),
     ...(a.kafka === undefined ? [] : W(`- **Apache Kafka**: \`scripts/kafka-reference start ${a.kafka} --set group.initial.rebalance.delay.ms=0\` (KRaft, one node, JVM heap 512 MB), started once after the other workloads; one untimed produce run first (JIT warm-up), then per repetition one produce run and ${a.joins} join run(s), as above.`)),
     ...W('- **consume**: one kafkajs consumer in a fresh group, `fromBeginning`, `eachBatch`; msgs/s from its `GROUP_JOIN` to the last message (the join itself is excluded: librdkafka\'s mock always waits 3 s there). It reads what the broker holds (high watermark − log start offset by ListOffsets): **librdkafka\'s mock keeps at most 5 MiB (or 100,000 batches) per partition and drops the oldest batches beyond that** (`rdkafka_mock.c`, `mpart->max_size`), so it serves fewer messages than were produced; msgs/s stays comparable.'),
     ...W('- **client CPU**: `process.cpuUsage()` of the benchmark process (where kafkajs runs) over the same timed part: the share of each message that is kafkajs\'s own work, whatever the broker.'),
@@ -726,6 +747,7 @@ async function main(): Promise<void> {
     `- kmock in-process \`startKmock()\` → first answer (ms): first ${f1(inProcFirst)}, then ${list(inProc)}`,
     ...W(`- produce msgs/s, kmock: ${list(work.kmock.map((w) => w.produce), f0)}; librdkafka mock: ${list(work.rdkafka.map((w) => w.produce), f0)}`),
     ...W(`- produce msgs/s, replay broker (the floor): ${list(replay.map((x) => x.msgsPerSec), f0)}; its broker CPU per 1,000 messages (ms): ${list(replay.map((x) => x.brokerCpuPerK))}; client CPU: ${list(replay.map((x) => x.clientCpuPerK))}`),
+    ...W(`- produce msgs/s, Node replay: ${list(replayNode.map((x) => x.msgsPerSec), f0)}; its broker CPU per 1,000 messages (ms): ${list(replayNode.map((x) => x.brokerCpuPerK))}; client CPU: ${list(replayNode.map((x) => x.clientCpuPerK))}`),
     ...(kafka === undefined
       ? []
       : W(`- Apache Kafka ${kafka.version}: produce msgs/s ${list(kafka.produce, f0)}; ${CONSUMERS} consumers joined, ms (…): ${kafka.joins.map(joinText).join(', ')}`)),
