@@ -42,8 +42,9 @@ export const produceHandler = defineHandler({
   handle(ctx, req) {
     const simple = produceSimple(ctx, req);
     if (simple !== undefined) return simple;
-    // zstd batches are validated by decompressing them; its WASM codec loads once, on first use.
-    if (!zstdReady() && hasZstdBatch(req)) return initCompression().then(() => produce(ctx, req));
+    // zstd batches are validated by decompressing them, and a compression.type=zstd topic stores
+    // what it gets recompressed: the WASM codec loads once, on first use.
+    if (!zstdReady() && (hasZstdBatch(req) || writesZstdTopic(ctx, req))) return initCompression().then(() => produce(ctx, req));
     return produce(ctx, req);
   },
 });
@@ -94,6 +95,7 @@ function produceSimple(ctx: RequestContext, req: ProduceRequest): ProduceRespons
       const codec = attributes & COMPRESSION_CODEC_MASK;
       // zstd before v7 is refused; a zstd batch waits for the codec to load (see handle).
       if (codec === 4 && (v < 7 || !zstdReady())) return undefined;
+      if (!zstdReady() && resolveLogConfig(topic.configs, b.config).compressionCodec === 4) return undefined;
       if (codec > 4 && v < 7) return undefined;
     }
   }
@@ -176,6 +178,15 @@ function hasZstdBatch(req: ProduceRequest): boolean {
       if (r === null || !Buffer.isBuffer(r) || r.length <= ATTRIBUTES_OFFSET + 1) continue;
       if (r.readInt8(MAGIC_OFFSET) === 2 && (r.readInt16BE(ATTRIBUTES_OFFSET) & COMPRESSION_CODEC_MASK) === 4) return true;
     }
+  }
+  return false;
+}
+
+/** A partition of a compression.type=zstd topic: its batches are stored zstd-compressed. */
+function writesZstdTopic(ctx: RequestContext, req: ProduceRequest): boolean {
+  for (const t of req.topicData) {
+    const topic = ctx.broker.topics.get(t.name);
+    if (topic !== undefined && resolveLogConfig(topic.configs, ctx.broker.config).compressionCodec === 4) return true;
   }
   return false;
 }

@@ -37,6 +37,7 @@ import {
 import { computeBatchCrc, setBaseOffset, setMaxTimestamp, setPartitionLeaderEpoch } from '../../codec/records/header.js';
 import { firstOffsetOf, incrementSequence, ProducerStateManager } from './producer-state.js';
 import { planMessageSetAppend } from './up-convert.js';
+import { recompressBatch, targetCodecOf } from './recompress.js';
 
 /** The partition's leader epoch. kmock's single broker has led every partition since epoch 0. */
 export const LEADER_EPOCH = 0;
@@ -62,6 +63,8 @@ export interface LogConfig {
   timestampAfterMaxMs: bigint;
   /** min.insync.replicas */
   minInsyncReplicas: number;
+  /** compression.type as the codec id batches are stored with; null for `producer` (kept as sent). */
+  compressionCodec: number | null;
 }
 
 export const DEFAULT_LOG_CONFIG: LogConfig = {
@@ -72,6 +75,7 @@ export const DEFAULT_LOG_CONFIG: LogConfig = {
   timestampBeforeMaxMs: LONG_MAX,
   timestampAfterMaxMs: LONG_MAX,
   minInsyncReplicas: 1,
+  compressionCodec: null,
 };
 
 const DEFAULT_LOG_APPEND_TIME_CONFIG: LogConfig = { ...DEFAULT_LOG_CONFIG, timestampType: 'LogAppendTime' };
@@ -133,6 +137,7 @@ function deriveLogConfig(topicConfigs: ReadonlyMap<string, string>, broker: { lo
     timestampBeforeMaxMs: before !== LONG_MAX ? before : difference,
     timestampAfterMaxMs: longConfig(topicConfigs, 'message.timestamp.after.max.ms'),
     minInsyncReplicas: intConfig(topicConfigs, 'min.insync.replicas', 1),
+    compressionCodec: targetCodecOf(topicConfigs.get('compression.type')),
   };
 }
 
@@ -267,7 +272,7 @@ export class PartitionLog {
    */
   appendAsLeader(batch: Buffer, config: LogConfig = DEFAULT_LOG_CONFIG, now = Date.now()): AppendResult {
     const tp = this.tp;
-    const size = batch.length;
+    let size = batch.length;
     // analyzeAndValidateRecords
     if (batch.readInt32BE(0) !== 0 || batch.readInt32BE(4) !== 0) {
       return this.failure(ErrorCode.INVALID_RECORD, `The baseOffset of the record batch in the append to ${tp} should be 0, but it is ${batch.readBigInt64BE(0)}`);
@@ -288,7 +293,7 @@ export class PartitionLog {
         `Record is corrupt (stored crc = ${batch.readUInt32BE(CRC_OFFSET)}) in topic partition ${tp}.`,
       );
     }
-    const attributes = batch.readInt16BE(ATTRIBUTES_OFFSET);
+    let attributes = batch.readInt16BE(ATTRIBUTES_OFFSET);
     const codec = attributes & COMPRESSION_CODEC_MASK;
     if (codec > 4) return this.failure(ErrorCode.UNKNOWN_SERVER_ERROR, `Unknown compression type id: ${codec}`);
 
@@ -335,6 +340,20 @@ export class PartitionLog {
         };
       }
       return this.failure(walk.errorCode, walk.message);
+    }
+
+    // A topic compression.type other than the batch's codec: the batch is rebuilt with it (not in
+    // place), and UnifiedLog.append checks the new size against max.message.bytes again.
+    if (config.compressionCodec !== null && config.compressionCodec !== codec) {
+      batch = recompressBatch(batch, config.compressionCodec);
+      size = batch.length;
+      attributes = batch.readInt16BE(ATTRIBUTES_OFFSET);
+      if (size > config.maxMessageBytes) {
+        return unknownFailure(
+          ErrorCode.MESSAGE_TOO_LARGE,
+          `Message batch size is ${size} bytes in append to partition ${tp} which exceeds the maximum configured size of ${config.maxMessageBytes}.`,
+        );
+      }
     }
 
     // Offsets and timestamps, in place (assignOffsetsNonCompressed / the in-place compressed path)

@@ -10,7 +10,8 @@
 //   - a compressed legacy wrapper: validateMessagesAndAssignOffsetsCompressed, which never works in
 //     place for a legacy wrapper (its magic is not 2): the inner messages (AbstractLegacyRecordBatch's
 //     DeepRecordsIterator) are validated, then rebuilt into a v2 batch with the wrapper's codec
-//     (compression.type=producer, the only setting kmock applies);
+//     (Kafka builds it with the topic's compression.type; kmock with the wrapper's codec, and
+//     appendAsLeader then rebuilds it when the topic names another: the same records);
 //   - v2 batches (Produce v0-v2 does not check the magic, ProduceRequest.validateRecords): exactly
 //     one, validated in place as for Produce v3+ (PartitionLog.appendAsLeader).
 // The v2 batch built here is what MemoryRecordsBuilder writes: base timestamp = first record's,

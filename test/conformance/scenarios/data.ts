@@ -416,3 +416,47 @@ dataScenarios.push(
     }),
   ),
 );
+
+/** `n` bytes that do not compress, the same on every run (xorshift32 from a fixed seed). */
+function incompressible(n: number): Buffer {
+  const b = Buffer.alloc(n);
+  let x = 0x9e3779b9;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    b[i] = x & 0xff;
+  }
+  return b;
+}
+
+dataScenarios.push(
+  tag(
+    scenario('testTopicCompressionType', {
+      mirrors: 'LogValidator.validateMessagesAndAssignOffsetsCompressed (not in place: buildRecordsAndAssignOffsets) / UnifiedLog.append (size re-checked)',
+      description:
+        'compression.type other than producer: batches in another codec are stored rebuilt with the topic\'s (records, timestamps, producer fields kept); the same codec is kept; a rebuilt batch over max.message.bytes is MESSAGE_TOO_LARGE',
+      steps: [
+        createWithConfigs('gz', { 'compression.type': 'gzip' }),
+        createWithConfigs('plain', { 'compression.type': 'uncompressed' }),
+        createWithConfigs('lz', { 'compression.type': 'lz4', 'message.timestamp.type': 'LogAppendTime' }),
+        createWithConfigs('tiny', { 'compression.type': 'gzip', 'max.message.bytes': '1080' }), // 1,070 bytes as sent, ~1,093 gzipped
+        send('a', 0, 9, produce(9, () => batch(3), { topic: 'gz' }), { ...ok(0), label: 'uncompressed into gzip' }),
+        send('a', 0, 9, produce(9, () => batch(2, 10, { compression: 'gzip' }), { topic: 'gz' }), { ...ok(3), label: 'gzip into gzip: kept' }),
+        send('a', 0, 9, produce(9, () => batch(2, 20, { compression: 'snappy', producerId: 7n, producerEpoch: 0, baseSequence: 0 }), { topic: 'gz' }), {
+          ...ok(5),
+          label: 'snappy into gzip, with producer fields',
+        }),
+        send('a', 0, 9, produce(9, () => batch(3, 30, { compression: 'lz4' }), { topic: 'plain' }), { ...ok(0), label: 'lz4 into uncompressed' }),
+        send('a', 0, 9, produce(9, () => batch(2, 40, { compression: 'gzip' }), { topic: 'lz' }), { ...ok(0), label: 'gzip into lz4, LogAppendTime' }),
+        send('a', 0, 9, produce(9, () => encodeBatch({ baseTimestamp: T0, records: [{ value: incompressible(1000) }] }), { topic: 'tiny' }), {
+          ...fails(E.MESSAGE_TOO_LARGE, 'rebuilt batch over max.message.bytes'),
+        }),
+        send('a', 1, 4, fetchBody(4, 0, { topic: 'gz' })),
+        send('a', 1, 4, fetchBody(4, 0, { topic: 'plain' })),
+        send('a', 1, 12, fetchBody(12, 0, { topic: 'lz' })),
+        send('a', 1, 4, fetchBody(4, 0, { topic: 'tiny' })),
+      ],
+    }),
+  ),
+);
