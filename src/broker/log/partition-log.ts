@@ -342,10 +342,22 @@ export class PartitionLog {
       return this.failure(walk.errorCode, walk.message);
     }
 
-    // A topic compression.type other than the batch's codec: the batch is rebuilt with it (not in
-    // place), and UnifiedLog.append checks the new size against max.message.bytes again.
-    if (config.compressionCodec !== null && config.compressionCodec !== codec) {
-      batch = recompressBatch(batch, config.compressionCodec);
+    // Not in place (recompress.ts): a topic compression.type other than the batch's codec. The
+    // batch is rebuilt (offset deltas 0..n-1 whatever they were), and UnifiedLog.append checks the
+    // new size against max.message.bytes again.
+    const targetCodec = config.compressionCodec ?? codec;
+    let offsetDeltaOfMax = walk.offsetDeltaOfMax;
+    let firstOffsetDelta = walk.firstOffsetDelta;
+    if (targetCodec === codec && codec !== 0 && !walk.offsetsInOrder) {
+      // Kafka means to rebuild this batch too, but it read the records with skipKeyValueIterator
+      // (it expected to work in place), and the rebuild's record.key() throws.
+      return this.failure(ErrorCode.UNKNOWN_SERVER_ERROR, 'key is skipped in PartialDefaultRecord (a compressed batch whose offset deltas are not 0..n-1)');
+    }
+    if (targetCodec !== codec) {
+      const rebuilt = recompressBatch(batch, targetCodec);
+      batch = rebuilt.batch;
+      offsetDeltaOfMax = rebuilt.offsetDeltaOfMax;
+      firstOffsetDelta = 0;
       size = batch.length;
       attributes = batch.readInt16BE(ATTRIBUTES_OFFSET);
       if (size > config.maxMessageBytes) {
@@ -401,7 +413,7 @@ export class PartitionLog {
     this.endPosition += size;
     this.logEndOffset = lastOffset + 1;
     this.lastModified = now;
-    this.trackMaxTimestamp(maxTimestamp, logAppendTime ? walk.firstOffsetDelta : walk.offsetDeltaOfMax, baseOffset);
+    this.trackMaxTimestamp(maxTimestamp, logAppendTime ? firstOffsetDelta : offsetDeltaOfMax, baseOffset);
     if (hasProducerId) {
       this.producers.update(producerId, producerEpoch, {
         lastSeq: incrementSequence(baseSequence, lastOffsetDelta),
@@ -1028,6 +1040,8 @@ interface WalkOutcome {
   /** offsetDelta of the first record whose timestamp is that maximum, if any. */
   offsetDeltaOfMax: number | null;
   firstOffsetDelta: number | null;
+  /** Every record's offsetDelta equals its index (LogValidator's expectedInnerOffset check). */
+  offsetsInOrder: boolean;
 }
 
 /**
@@ -1051,10 +1065,11 @@ function validateRecords(
   // walk below runs and reports what it finds, exactly as before).
   if (codec === 0 && !batchLogAppendTime && !config.compact && !(createTime && checkTimestamps)) {
     if (scanUncompressed(batch, count, readLongNumber(batch, BASE_TIMESTAMP_OFFSET))) {
-      return { errorCode: 0, message: '', recordErrors: null, maxTimestamp: scanMax, offsetDeltaOfMax: scanDeltaOfMax, firstOffsetDelta: scanFirstDelta };
+      // (only uncompressed batches take this path, where Kafka never checks the offset deltas)
+      return { errorCode: 0, message: '', recordErrors: null, maxTimestamp: scanMax, offsetDeltaOfMax: scanDeltaOfMax, firstOffsetDelta: scanFirstDelta, offsetsInOrder: true };
     }
   }
-  const out: WalkOutcome = { errorCode: 0, message: '', recordErrors: null, maxTimestamp: -1, offsetDeltaOfMax: null, firstOffsetDelta: null };
+  const out: WalkOutcome = { errorCode: 0, message: '', recordErrors: null, maxTimestamp: -1, offsetDeltaOfMax: null, firstOffsetDelta: null, offsetsInOrder: true };
   let cur: Cursor;
   try {
     cur = recordsCursor(batch, codec);
@@ -1075,6 +1090,7 @@ function validateRecords(
       batchLogAppendTime ? headerMax : null,
       (offsetDelta, timestamp, keySize, valueSize, index) => {
         if (index === 0) out.firstOffsetDelta = offsetDelta;
+        if (offsetDelta !== index) out.offsetsInOrder = false;
         // validateKey, then validateTimestamp (one error per record, key first)
         let err: { code: number; batchIndex: number; message: string } | null = null;
         if (config.compact && keySize < 0) {

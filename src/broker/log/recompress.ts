@@ -1,6 +1,9 @@
-// A topic's compression.type other than `producer` (LogValidator.validateMessagesAndAssignOffsetsCompressed):
-// when a client's batch uses another codec, Kafka does not store it as sent but rebuilds it
-// (buildRecordsAndAssignOffsets → MemoryRecordsBuilder) with the topic's codec. What survives:
+// LogValidator.validateMessagesAndAssignOffsetsCompressed's not-in-place path: a batch whose codec
+// is not the topic's compression.type (unless that is `producer`) is not stored as sent but
+// rebuilt (buildRecordsAndAssignOffsets → MemoryRecordsBuilder) with the topic's codec, its
+// records' offset deltas renumbered 0, 1, 2, ... (A compressed batch in the topic's codec whose
+// offset deltas are out of order would be rebuilt too, but Kafka 3.9 fails there with an
+// unexpected exception, and so does kmock: partition-log.ts.) What survives:
 // every record's key, value, headers and timestamp (as a consumer reads it: for a batch carrying
 // the LogAppendTime bit, its maxTimestamp), the producer id, epoch and base sequence, and the
 // transactional bit. What is new: the codec, offset deltas 0..n-1, record attributes 0, the base
@@ -33,12 +36,24 @@ export function targetCodecOf(compressionType: string | undefined): number | nul
 
 /**
  * The batch rebuilt with `targetCodec` (a validated v2 client batch: its CRC and records have
- * been checked already). Its base offset is 0, its timestamp type CreateTime and its max
+ * been checked already), and the offset delta of its record with the max timestamp. Its base offset is 0, its timestamp type CreateTime and its max
  * timestamp the largest record timestamp: the caller stamps those as it does for any batch.
  */
-export function recompressBatch(batch: Buffer, targetCodec: number): Buffer {
+export function recompressBatch(batch: Buffer, targetCodec: number): { batch: Buffer; offsetDeltaOfMax: number | null } {
   const decoded = decodeBatch(batch, { verifyCrc: false });
-  return encodeBatch({
+  // The record holding the max timestamp, by its new offset delta (its index): the first record
+  // with the largest timestamp, the maximum starting from -1 as in LogValidator.
+  let max = -1;
+  let offsetDeltaOfMax: number | null = null;
+  decoded.records.forEach((r, i) => {
+    if (r.timestamp > max) {
+      max = r.timestamp;
+      offsetDeltaOfMax = i;
+    } else if (r.timestamp === max && offsetDeltaOfMax === null) {
+      offsetDeltaOfMax = i;
+    }
+  });
+  const rebuilt = encodeBatch({
     records: decoded.records.map((r, i) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp, offsetDelta: i })),
     compression: compressionName(targetCodec),
     isTransactional: decoded.isTransactional,
@@ -47,4 +62,5 @@ export function recompressBatch(batch: Buffer, targetCodec: number): Buffer {
     baseSequence: decoded.baseSequence,
     partitionLeaderEpoch: decoded.partitionLeaderEpoch,
   });
+  return { batch: rebuilt, offsetDeltaOfMax };
 }

@@ -440,6 +440,29 @@ describe('kafkajs 2.2.4', () => {
     expect(gz.compression).toBe('gzip');
   });
 
+  it('a topic created with compression.type=gzip stores kafkajs\'s uncompressed batches gzipped; consumers read the same values', async () => {
+    const admin = kafka().admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({ topics: [{ topic: 'gzt', numPartitions: 1, configEntries: [{ name: 'compression.type', value: 'gzip' }] }] });
+    } finally {
+      await admin.disconnect();
+    }
+    const producer = kafka().producer({ createPartitioner: Partitioners.LegacyPartitioner, allowAutoTopicCreation: false });
+    await producer.connect();
+    try {
+      const r = await producer.send({ topic: 'gzt', acks: -1, messages: [{ key: 'a', value: 'one', headers: { h: 'x' } }, { value: 'two' }] });
+      expect(r[0]).toMatchObject({ errorCode: 0, baseOffset: '0' });
+    } finally {
+      await producer.disconnect();
+    }
+    const res = await fetch('gzt', 0n);
+    expect(values(res)).toEqual(['one', 'two']);
+    const [stored] = decodeRecords(res.responses[0].partitions[0].records as Buffer).entries as RecordBatch[];
+    expect(stored.compression).toBe('gzip');
+    expect(stored.records[0].headers).toEqual([{ key: 'h', value: Buffer.from('x') }]);
+  });
+
   it('idempotent producer: InitProducerId, sequences, and stored producer state', async () => {
     topic('idem', 2);
     const producer = kafka().producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.LegacyPartitioner });

@@ -123,4 +123,35 @@ describe('compression.type', () => {
     expect(r.errorCode).toBe(ErrorCode.INVALID_RECORD);
     expect(l.logEndOffset).toBe(0);
   });
+
+  it('offset deltas out of order: rebuilt in order into another codec; UNKNOWN_SERVER_ERROR in the same codec (as Kafka 3.9)', () => {
+    const shuffled = (compression: CompressionName) =>
+      encodeBatch({
+        baseTimestamp: NOW,
+        compression,
+        lastOffsetDelta: 3,
+        records: [0, 2, 1, 3].map((offsetDelta, i) => ({ offsetDelta, value: `o${offsetDelta}`, timestampDelta: [5, 9, 9, 1][i] })),
+      });
+    const l = new PartitionLog('t', 0, NOW);
+    expect(l.appendAsLeader(shuffled('gzip'), cfg('producer'), NOW + 10)).toMatchObject({ errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, logStartOffset: 0 });
+    expect(l.appendAsLeader(shuffled('gzip'), cfg('gzip'), NOW + 10)).toMatchObject({ errorCode: ErrorCode.UNKNOWN_SERVER_ERROR });
+    // uncompressed into an uncompressed log: kept as sent, deltas and all
+    const plain = shuffled('none');
+    expect(l.appendAsLeader(plain, cfg('producer'), NOW + 10)).toMatchObject({ errorCode: 0, baseOffset: 0 });
+    expect(l.storedBatches()[0]).toBe(plain);
+    // kept as sent, the record with the max timestamp is the one whose offset delta is 2
+    expect(l.maxTimestampOffset()).toMatchObject({ offset: 2, timestamp: NOW + 9 });
+    // into another codec: rebuilt, deltas renumbered, the max timestamp found at its new offset
+    const l2 = new PartitionLog('t', 0, NOW);
+    expect(l2.appendAsLeader(shuffled('snappy'), cfg('gzip'), NOW + 10)).toMatchObject({ errorCode: 0, baseOffset: 0 });
+    const stored = decodeBatch(l2.storedBatches()[0]);
+    expect(stored.compression).toBe('gzip');
+    expect(stored.records.map((r) => [r.offsetDelta, r.value?.toString()])).toEqual([
+      [0, 'o0'],
+      [1, 'o2'],
+      [2, 'o1'],
+      [3, 'o3'],
+    ]);
+    expect(l2.maxTimestampOffset()).toMatchObject({ offset: 1, timestamp: NOW + 9 });
+  });
 });

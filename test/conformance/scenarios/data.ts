@@ -430,13 +430,23 @@ function incompressible(n: number): Buffer {
   return b;
 }
 
+/** Four records whose offset deltas are 0 2 1 3 (a consistent header), the max timestamp on the second. */
+const shuffled = (compression: 'none' | 'gzip' | 'snappy') =>
+  encodeBatch({
+    baseTimestamp: T0,
+    compression,
+    lastOffsetDelta: 3,
+    records: [0, 2, 1, 3].map((offsetDelta, i) => ({ offsetDelta, value: `o${offsetDelta}`, timestampDelta: [5, 9, 9, 1][i] })),
+  });
+
 dataScenarios.push(
   tag(
     scenario('testTopicCompressionType', {
       mirrors: 'LogValidator.validateMessagesAndAssignOffsetsCompressed (not in place: buildRecordsAndAssignOffsets) / UnifiedLog.append (size re-checked)',
       description:
-        'compression.type other than producer: batches in another codec are stored rebuilt with the topic\'s (records, timestamps, producer fields kept); the same codec is kept; a rebuilt batch over max.message.bytes is MESSAGE_TOO_LARGE',
+        'compression.type other than producer: batches in another codec are stored rebuilt with the topic\'s (records, timestamps, producer fields kept); the same codec is kept; a rebuilt batch over max.message.bytes is MESSAGE_TOO_LARGE; offset deltas out of order: rebuilt in order into another codec, kept in an uncompressed batch, UNKNOWN_SERVER_ERROR in a compressed batch of the topic\'s codec',
       steps: [
+        createTopic('a', 't', 1),
         createWithConfigs('gz', { 'compression.type': 'gzip' }),
         createWithConfigs('plain', { 'compression.type': 'uncompressed' }),
         createWithConfigs('lz', { 'compression.type': 'lz4', 'message.timestamp.type': 'LogAppendTime' }),
@@ -452,6 +462,14 @@ dataScenarios.push(
         send('a', 0, 9, produce(9, () => encodeBatch({ baseTimestamp: T0, records: [{ value: incompressible(1000) }] }), { topic: 'tiny' }), {
           ...fails(E.MESSAGE_TOO_LARGE, 'rebuilt batch over max.message.bytes'),
         }),
+        send('a', 0, 9, produce(9, () => shuffled('gzip')), {
+          ...fails(E.UNKNOWN_SERVER_ERROR, 'gzip, offset deltas 0 2 1 3, producer topic (Kafka fails rebuilding it)'),
+        }),
+        send('a', 0, 9, produce(9, () => shuffled('none')), { ...ok(0), label: 'uncompressed, offset deltas 0 2 1 3: kept as sent' }),
+        send('a', 0, 9, produce(9, () => shuffled('snappy'), { topic: 'gz' }), { ...ok(7), label: 'snappy, offset deltas 0 2 1 3, into gzip: rebuilt in order' }),
+        send('a', 1, 4, fetchBody(4, 0)),
+        send('a', 2, 7, listOffsets(7, [-3])),
+        send('a', 2, 7, listOffsets(7, [-3], { topic: 'gz' })),
         send('a', 1, 4, fetchBody(4, 0, { topic: 'gz' })),
         send('a', 1, 4, fetchBody(4, 0, { topic: 'plain' })),
         send('a', 1, 12, fetchBody(12, 0, { topic: 'lz' })),
