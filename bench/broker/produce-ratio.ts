@@ -14,14 +14,11 @@
 // and the same broker CPU measure (/proc, user + system, all threads) as run.ts's produce rows.
 // Repetitions alternate the order of the two brokers; a fresh broker process each time.
 // Prints msgs/s, broker CPU and client CPU per 1,000 messages for every run, and medians.
-import { loadavg } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildKmock, buildRdkafkaMock, cpuMsOf, kmockSpec, rdkafkaCreateTopic, rdkafkaSpec, spawnBroker, type KmockBuild, type SpawnSpec } from './peers.js';
-import { probeApiVersions } from './wire.js';
-import { kafkajsCreateTopic, produceRun, type ProduceOptions } from './workloads.js';
+import { buildKmock, buildRdkafkaMock, kmockSpec, rdkafkaSpec, type KmockBuild, type SpawnSpec } from './peers.js';
+import { kafkajsCreateTopic, produceOnFreshBroker, produceRun, type ProduceOptions, type ProduceSample } from './workloads.js';
 import { buildReplayBroker, freePort, recordResponses, replayNodeSpecOf, replaySpec } from './replay.js';
-import { tmpdir } from 'node:os';
 
 const TOPIC = 'bench-data';
 
@@ -32,28 +29,6 @@ function arg(name: string, dflt: number): number {
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
-
-interface Sample {
-  msgsPerSec: number;
-  brokerCpuPerK: number;
-  clientCpuPerK: number;
-}
-
-async function once(spec: SpawnSpec, o: ProduceOptions): Promise<Sample> {
-  const p = await spawnBroker(spec);
-  let cpu0 = 0;
-  let cpu1 = 0;
-  try {
-    await probeApiVersions(p.host, p.port);
-    await sleep(1000);
-    if (spec.kind === 'rdkafka') await rdkafkaCreateTopic(p, TOPIC, 1);
-    else await kafkajsCreateTopic(p.bootstrap, TOPIC, 1);
-    const r = await produceRun(p.bootstrap, TOPIC, o, { before: () => (cpu0 = cpuMsOf(p.pid)), after: () => (cpu1 = cpuMsOf(p.pid)) });
-    return { msgsPerSec: r.msgsPerSec, brokerCpuPerK: ((cpu1 - cpu0) / r.messages) * 1000, clientCpuPerK: (r.clientCpuMs / r.messages) * 1000 };
-  } finally {
-    await p.stop();
-  }
 }
 
 const reps = arg('--reps', 5);
@@ -83,12 +58,12 @@ if (process.argv.includes('--replay')) {
   }
 }
 console.log(`kmock build ${kmock.hash}${kmock.tscErrors ? ' (tsc errors)' : ''}; ${reps} reps of ${o.messages} messages; load ${loadavg()[0].toFixed(2)}`);
-const out: Record<string, Sample[]> = Object.fromEntries(specs.map(([n]) => [n, []]));
+const out: Record<string, ProduceSample[]> = Object.fromEntries(specs.map(([n]) => [n, []]));
 for (let r = 0; r < reps; r++) {
   // rotate the order every repetition
   const order = specs.map((_, i) => specs[(i + r) % specs.length]);
   for (const [name, spec] of order) {
-    const s = await once(spec, o);
+    const s = await produceOnFreshBroker(spec, TOPIC, o);
     out[name].push(s);
     console.log(
       `${name}#${r + 1}: ${Math.round(s.msgsPerSec)} msgs/s, broker CPU ${s.brokerCpuPerK.toFixed(2)} ms/1k, client CPU ${s.clientCpuPerK.toFixed(2)} ms/1k (load ${loadavg()[0].toFixed(2)})`,

@@ -48,7 +48,17 @@ import {
 } from './peers.js';
 import { probeApiVersions } from './wire.js';
 import { buildReplayBroker, freePort, recordResponses, replayNodeSpecOf, replaySpec } from './replay.js';
-import { consumeRun, joinRun, kafkajsCreateTopic, produceRun, retainedMessages, type JoinResult, type ProduceOptions } from './workloads.js';
+import {
+  consumeRun,
+  joinRun,
+  kafkajsCreateTopic,
+  produceOnFreshBroker,
+  produceRun,
+  retainedMessages,
+  type JoinResult,
+  type ProduceOptions,
+  type ProduceSample,
+} from './workloads.js';
 
 interface Args {
   quick: boolean;
@@ -62,6 +72,13 @@ interface Args {
   joins: number;
   /** Also run the produce and join workloads against this Apache Kafka release (scripts/kafka-reference). */
   kafka?: string;
+}
+
+/** The produce workload alone against a replay broker (it can answer nothing else usefully). */
+async function replayProduceOnce(spec: SpawnSpec, tag: string, rep: number, produceOpts: ProduceOptions): Promise<ProduceSample> {
+  const s = await produceOnFreshBroker(spec, DATA_TOPIC, produceOpts);
+  progress(`${tag}#${rep + 1}: produce ${Math.round(s.msgsPerSec)} msgs/s (broker CPU ${s.brokerCpuPerK.toFixed(1)} ms per 1,000 messages)`);
+  return s;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -324,36 +341,6 @@ async function workloadOnce(spec: SpawnSpec, a: Args, rep: number, produceOpts: 
       consumeClientCpuPerK: (cons.clientCpuMs / cons.messages) * 1000,
       joins,
       joinFailures,
-    };
-  } finally {
-    await p.stop();
-  }
-}
-
-interface ProduceSample {
-  msgsPerSec: number;
-  brokerCpuPerK: number;
-  clientCpuPerK: number;
-}
-
-/** The produce workload alone against the replay broker (it can answer nothing else usefully). */
-async function replayProduceOnce(spec: SpawnSpec, tag: string, rep: number, produceOpts: ProduceOptions): Promise<ProduceSample> {
-  const p = await spawnBroker(spec);
-  let cpu0 = 0;
-  let cpu1 = 0;
-  try {
-    await probeApiVersions(p.host, p.port);
-    await sleep(1000);
-    await kafkajsCreateTopic(p.bootstrap, DATA_TOPIC, 1); // answered from the recording, as on kmock
-    const prod = await produceRun(p.bootstrap, DATA_TOPIC, produceOpts, {
-      before: () => (cpu0 = cpuMsOf(p.pid)),
-      after: () => (cpu1 = cpuMsOf(p.pid)),
-    });
-    progress(`${tag}#${rep + 1}: produce ${Math.round(prod.msgsPerSec)} msgs/s (broker CPU ${(cpu1 - cpu0).toFixed(0)} ms)`);
-    return {
-      msgsPerSec: prod.msgsPerSec,
-      brokerCpuPerK: ((cpu1 - cpu0) / prod.messages) * 1000,
-      clientCpuPerK: (prod.clientCpuMs / prod.messages) * 1000,
     };
   } finally {
     await p.stop();

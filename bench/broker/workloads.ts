@@ -3,6 +3,9 @@
 // broker is a separate process.
 import kafkajs, { type Consumer, type Kafka as KafkaT } from 'kafkajs';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { cpuMsOf, rdkafkaCreateTopic, spawnBroker, type SpawnSpec } from './peers.js';
+import { probeApiVersions } from './wire.js';
 
 const { Kafka, logLevel } = kafkajs;
 
@@ -226,5 +229,34 @@ export async function kafkajsCreateTopic(bootstrap: string, topic: string, parti
     if (!created) throw new Error(`topic ${topic} already exists`);
   } finally {
     await admin.disconnect();
+  }
+}
+
+export interface ProduceSample {
+  msgsPerSec: number;
+  /** Broker process CPU (all threads, /proc) per 1,000 messages, ms. */
+  brokerCpuPerK: number;
+  /** This (the client's) process CPU per 1,000 messages, ms. */
+  clientCpuPerK: number;
+}
+
+/**
+ * The produce workload alone on a fresh broker process: start it, wait for its first answer and
+ * a second more, create the topic (the C runner's own call for librdkafka's mock, kafkajs admin
+ * otherwise), run produceRun, stop it.
+ */
+export async function produceOnFreshBroker(spec: SpawnSpec, topic: string, o: ProduceOptions): Promise<ProduceSample> {
+  const p = await spawnBroker(spec);
+  let cpu0 = 0;
+  let cpu1 = 0;
+  try {
+    await probeApiVersions(p.host, p.port);
+    await sleep(1000);
+    if (spec.kind === 'rdkafka') await rdkafkaCreateTopic(p, topic, 1);
+    else await kafkajsCreateTopic(p.bootstrap, topic, 1); // the replay broker answers it from its recording
+    const r = await produceRun(p.bootstrap, topic, o, { before: () => (cpu0 = cpuMsOf(p.pid)), after: () => (cpu1 = cpuMsOf(p.pid)) });
+    return { msgsPerSec: r.msgsPerSec, brokerCpuPerK: ((cpu1 - cpu0) / r.messages) * 1000, clientCpuPerK: (r.clientCpuMs / r.messages) * 1000 };
+  } finally {
+    await p.stop();
   }
 }
