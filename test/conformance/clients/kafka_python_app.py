@@ -16,8 +16,6 @@
 # every join, the first one included, so a consumer starts with {"event":"revoked",
 # "partitions":[]}; close() does not call the listener (no revoked line on SIGTERM), commits
 # nothing (automatic commits off) and sends LeaveGroup.
-import argparse
-import json
 import logging
 import signal
 import sys
@@ -28,10 +26,7 @@ from kafka.consumer.subscription_state import ConsumerRebalanceListener
 from kafka.structs import OffsetAndMetadata
 import kafka.errors as Errors
 
-
-def emit(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
+from app_cli import emit, run  # the script's own directory
 
 
 def error_obj(event, exc, **extra):
@@ -199,36 +194,9 @@ def remove(args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    sub = ap.add_subparsers(dest="role", required=True)
-    p = sub.add_parser("produce")
-    p.add_argument("--bootstrap", required=True)
-    p.add_argument("--topic", required=True)
-    p.add_argument("--from", dest="start", type=int, required=True)
-    p.add_argument("--count", type=int, required=True)
-    p.add_argument("--partitions", type=int, default=3)
-    c = sub.add_parser("consume")
-    c.add_argument("--bootstrap", required=True)
-    c.add_argument("--topic", required=True)
-    c.add_argument("--group", required=True)
-    c.add_argument("--client-id", required=True)
-    c.add_argument("--instance")
-    c.add_argument("--session-timeout-ms", type=int, default=10000)
-    c.add_argument("--max-seconds", type=float, default=120)
-    d = sub.add_parser("describe")
-    d.add_argument("--bootstrap", required=True)
-    d.add_argument("--group", required=True)
-    r = sub.add_parser("remove")
-    r.add_argument("--bootstrap", required=True)
-    r.add_argument("--group", required=True)
-    r.add_argument("--instance", required=True)
-    args = ap.parse_args()
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    try:
-        return {"produce": produce, "consume": consume, "describe": describe, "remove": remove}[args.role](args)
-    except Exception as e:  # noqa: BLE001 - the contract wants an error line, then exit 1
-        emit(error_obj("error", e))
-        return 1
+    roles = {"produce": produce, "consume": consume, "describe": describe, "remove": remove}
+    return run(roles, error_line=lambda e: error_obj("error", e))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@
 #   kcat_app.py describe | remove   -> unsupported (exit 2): kcat has no group admin commands.
 #
 # One JSON object per line on stdout, flushed at once; kcat's own lines go to stderr.
-import argparse
 import json
 import os
 import shutil
@@ -23,12 +22,8 @@ import threading
 KCAT = os.environ.get("KCAT", "kcat")
 
 
-def emit(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
-
-
-from librdkafka_errors import name_from_text  # noqa: E402 - the script's own directory
+from app_cli import emit, run  # noqa: E402 - the script's own directory
+from librdkafka_errors import name_from_text  # noqa: E402
 
 
 def line_buffered(argv):
@@ -310,35 +305,7 @@ def remove(args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    sub = ap.add_subparsers(dest="role", required=True)
-    p = sub.add_parser("produce")
-    p.add_argument("--bootstrap", required=True)
-    p.add_argument("--topic", required=True)
-    p.add_argument("--from", dest="start", type=int, required=True)
-    p.add_argument("--count", type=int, required=True)
-    p.add_argument("--partitions", type=int, default=3)
-    c = sub.add_parser("consume")
-    c.add_argument("--bootstrap", required=True)
-    c.add_argument("--topic", required=True)
-    c.add_argument("--group", required=True)
-    c.add_argument("--client-id", required=True)
-    c.add_argument("--instance")
-    c.add_argument("--session-timeout-ms", type=int, default=10000)
-    c.add_argument("--max-seconds", type=float, default=120)
-    d = sub.add_parser("describe")
-    d.add_argument("--bootstrap", required=True)
-    d.add_argument("--group", required=True)
-    r = sub.add_parser("remove")
-    r.add_argument("--bootstrap", required=True)
-    r.add_argument("--group", required=True)
-    r.add_argument("--instance", required=True)
-    args = ap.parse_args()
-    try:
-        return {"produce": produce, "consume": consume, "describe": describe, "remove": remove}[args.role](args)
-    except Exception as e:  # noqa: BLE001 - the contract wants an error line, then exit 1
-        emit({"event": "error", "name": None, "message": repr(e)})
-        return 1
+    return run({"produce": produce, "consume": consume, "describe": describe, "remove": remove})
 
 
 if __name__ == "__main__":
