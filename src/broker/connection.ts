@@ -135,14 +135,8 @@ export class Connection {
       this.close('closed by peer');
       return;
     }
-    this.busy = true;
-    let done: Promise<void> | undefined;
-    try {
-      done = this.handleFrame(next);
-    } catch (err) {
-      this.failed(err);
-      return;
-    }
+    const done = this.dispatch(next);
+    if (done === null) return;
     if (done === undefined) this.close('closed by peer');
     else done.finally(() => this.close('closed by peer')).catch(() => undefined);
   }
@@ -239,14 +233,8 @@ export class Connection {
         this.readPaused = false;
         this.socket.resume();
       }
-      this.busy = true;
-      let done: Promise<void> | undefined;
-      try {
-        done = this.handleFrame(frame);
-      } catch (err) {
-        this.failed(err);
-        return;
-      }
+      const done = this.dispatch(frame);
+      if (done === null) return;
       if (done === undefined) {
         this.busy = false;
       } else {
@@ -262,6 +250,20 @@ export class Connection {
         );
         return;
       }
+    }
+  }
+
+  /**
+   * Marks the connection busy and handles `frame`: undefined when it was answered at once, a
+   * promise when the answer comes later, null when handling threw (the connection is closed).
+   */
+  private dispatch(frame: Buffer): Promise<void> | undefined | null {
+    this.busy = true;
+    try {
+      return this.handleFrame(frame);
+    } catch (err) {
+      this.failed(err);
+      return null;
     }
   }
 
