@@ -78,7 +78,10 @@ function produceSimple(ctx: RequestContext, req: ProduceRequest): ProduceRespons
     const parts = t.partitionData;
     count += parts.length;
     if (parts.length === 0 || count > SIMPLE_MAX_PARTITIONS) return undefined;
-    if (acks === -1 && resolveLogConfig(topic.configs, b.config).minInsyncReplicas > 1) return undefined;
+    const config = resolveLogConfig(topic.configs, b.config);
+    if (acks === -1 && config.minInsyncReplicas > 1) return undefined;
+    // a compression.type=zstd topic stores zstd batches: the codec loads first (see handle)
+    if (config.compressionCodec === 4 && !zstdReady()) return undefined;
     for (let k = 0; k < parts.length; k++) {
       const p = parts[k];
       const index = p.index;
@@ -95,7 +98,6 @@ function produceSimple(ctx: RequestContext, req: ProduceRequest): ProduceRespons
       const codec = attributes & COMPRESSION_CODEC_MASK;
       // zstd before v7 is refused; a zstd batch waits for the codec to load (see handle).
       if (codec === 4 && (v < 7 || !zstdReady())) return undefined;
-      if (!zstdReady() && resolveLogConfig(topic.configs, b.config).compressionCodec === 4) return undefined;
       if (codec > 4 && v < 7) return undefined;
     }
   }

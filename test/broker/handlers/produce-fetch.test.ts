@@ -99,6 +99,14 @@ describe('Produce', () => {
     expect(await produce('p', batch(['x']), { partition: 1 })).toMatchObject({ errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
   });
 
+  it('a compression.type=zstd topic stores an uncompressed batch zstd-compressed (the codec loads on demand)', async () => {
+    topic('zt', 1, { 'compression.type': 'zstd' });
+    expect(await produce('zt', batch(['a', 'b']))).toMatchObject({ errorCode: 0, baseOffset: 0n });
+    const [stored] = decodeRecords(log('zt').storedBatches()[0]).entries as RecordBatch[];
+    expect(stored.compression).toBe('zstd');
+    expect(stored.records.map((r) => r.value?.toString())).toEqual(['a', 'b']);
+  });
+
   it('stores the request frame\'s own bytes (a view, not a copy)', () => {
     const broker = new Broker(resolveConfig({ logLevel: 'silent' }));
     broker.topics.create('z', 1, 1);
