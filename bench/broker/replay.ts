@@ -7,7 +7,7 @@
 // the workload sends (the last Metadata answer is the one that lists the workload's topic). The replay broker then listens on the same port, so the recorded Metadata
 // answers point the client back at it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join, relative } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -28,9 +28,10 @@ export function buildReplayBroker(): ReplayBuild {
   if (!existsSync(bin)) {
     mkdirSync(dir, { recursive: true });
     process.stderr.write(`[bench/broker] building ${relative(REPO, src)} -> ${bin}\n`);
-    const r = spawnSync('gcc', [...flags, '-o', `${bin}.tmp-${process.pid}`, src], { encoding: 'utf8' });
+    const tmp = `${bin}.tmp-${process.pid}`;
+    const r = spawnSync('gcc', [...flags, '-o', tmp, src], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`gcc failed:\n${r.stderr}`);
-    spawnSync('mv', [`${bin}.tmp-${process.pid}`, bin]);
+    renameSync(tmp, bin); // atomic: a concurrent run sees no binary or a whole one
   }
   return { bin, hash };
 }
@@ -120,8 +121,8 @@ export async function recordResponses(
     h.writeUInt32BE(frame.length, 4);
     parts.push(h, frame);
   }
-  rmSync(file, { force: true });
   writeFileSync(file, Buffer.concat(parts));
+  process.once('exit', () => rmSync(file, { force: true })); // needed until the last replay broker is done
   return [...recorded.keys()];
 }
 
