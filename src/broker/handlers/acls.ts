@@ -10,8 +10,7 @@
 // code 0 (UNKNOWN) makes the parse throw, and SocketServer closes the connection without an
 // answer. A pattern type other than LITERAL at v0 cannot happen on the wire (v0 has no such
 // field; it decodes as 3 = LITERAL).
-import type { RequestContext } from './types.js';
-import { NO_RESPONSE } from './types.js';
+import { closeRequestConnection, NO_RESPONSE, type RequestContext } from './types.js';
 
 /** The UNKNOWN code of ResourceType, PatternType, AclOperation and AclPermissionType. */
 const UNKNOWN = 0;
@@ -29,6 +28,6 @@ export function hasUnknownElement(e: { resourceType: number; patternType: number
 /** Kafka's answer to a request it cannot parse: the connection is closed, nothing is sent. */
 export function closeUnparsable(ctx: RequestContext, why: string): typeof NO_RESPONSE {
   ctx.broker.log.warn({ connection: ctx.connection.id, apiKey: ctx.header.apiKey, apiVersion: ctx.apiVersion, error: why }, 'invalid request; closing connection');
-  ctx.broker.closeConnections((c) => c.info === ctx.connection);
+  closeRequestConnection(ctx, why);
   return NO_RESPONSE;
 }

@@ -26,7 +26,7 @@ import { zstdReady } from '../../codec/records/zstd.js';
 import { ErrorCode } from '../errors.js';
 import { resolveLogConfig, type AppendResult } from '../log/partition-log.js';
 import type { Topic } from '../log/topics.js';
-import { defineHandler, NO_RESPONSE, type RequestContext } from './types.js';
+import { closeRequestConnection, defineHandler, NO_RESPONSE, type RequestContext } from './types.js';
 
 /** AdminUtils.ADMIN_CLIENT_ID: the only client allowed to write to internal topics. */
 const ADMIN_CLIENT_ID = '__admin_client';
@@ -125,7 +125,7 @@ function produceSimple(ctx: RequestContext, req: ProduceRequest): ProduceRespons
     if (acks !== 0) responses[i] = { name: t.name, partitionResponses };
   }
   if (acks === 0) {
-    if (failed) closeConnection(ctx, 'error in produce request with acks=0');
+    if (failed) closeRequestConnection(ctx, 'error in produce request with acks=0');
     return NO_RESPONSE;
   }
   return { responses, throttleTimeMs: 0, nodeEndpoints: [] };
@@ -336,7 +336,7 @@ function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | ty
   if (req.acks === 0) {
     for (const s of results.values()) {
       if (s.errorCode !== 0) {
-        closeConnection(ctx, 'error in produce request with acks=0');
+        closeRequestConnection(ctx, 'error in produce request with acks=0');
         break;
       }
     }
@@ -391,7 +391,7 @@ function partitionResponse(index: number, s: PartitionStatus): ProduceResponsePa
  */
 function wholeRequestError(ctx: RequestContext, req: ProduceRequest, errorCode: number, message: string | null): ProduceResponse | typeof NO_RESPONSE {
   if (req.acks === 0) {
-    closeConnection(ctx, 'error in produce request with acks=0');
+    closeRequestConnection(ctx, 'error in produce request with acks=0');
     return NO_RESPONSE;
   }
   const order = new Map<string, [string, number]>();
@@ -404,14 +404,4 @@ function wholeRequestError(ctx: RequestContext, req: ProduceRequest, errorCode: 
     }
   }
   return buildResponse(order, results);
-}
-
-/** Kafka's requestChannel.closeConnection: the client learns of an acks=0 failure by the close. */
-function closeConnection(ctx: RequestContext, why: string): void {
-  for (const c of ctx.broker.connections) {
-    if (c.info === ctx.connection) {
-      c.close(why);
-      return;
-    }
-  }
 }

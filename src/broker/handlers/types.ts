@@ -32,3 +32,16 @@ export interface ApiHandler<K extends keyof ApiTypes = keyof ApiTypes> {
 export function defineHandler<K extends keyof ApiTypes>(h: ApiHandler<K>): ApiHandler<K> {
   return h;
 }
+
+/**
+ * Closes the connection the request came on (Kafka's requestChannel.closeConnection), `why` going
+ * to kmock's log: how Kafka answers an acks=0 failure or a request it cannot parse.
+ */
+export function closeRequestConnection(ctx: RequestContext, why: string): void {
+  for (const c of ctx.broker.connections) {
+    if (c.info === ctx.connection) {
+      c.close(why);
+      return;
+    }
+  }
+}
