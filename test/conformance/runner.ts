@@ -191,7 +191,16 @@ export interface SetStep {
   name: string;
   value: (c: Ctx) => unknown;
 }
-export type Step = SendStep<any> | CollectStep | ParkedStep | WaitStep | CloseStep | ExpectClosedStep | SetStep | RawStep | PollStep;
+/**
+ * Steps decided when this step runs, from the answers captured so far: a closed-loop client
+ * (random sequences) picks its next request the way a real client reacts to the last answer.
+ * The steps it returns are played at once, under this step's index.
+ */
+export interface ExpandStep {
+  op: 'expand';
+  steps: (c: Ctx) => Step[];
+}
+export type Step = SendStep<any> | CollectStep | ParkedStep | WaitStep | CloseStep | ExpectClosedStep | SetStep | RawStep | PollStep | ExpandStep;
 
 export type Settings = Record<string, string | number | boolean>;
 
@@ -493,8 +502,7 @@ export async function runScenario(scenario: Scenario, target: Target, options: R
   try {
     if (!options.noWarmup) await warmUp(target, (scenario.groups ?? ['g']).map((g) => ctx.g(g)));
     started = Date.now();
-    for (let i = 0; i < scenario.steps.length; i++) {
-      const step = scenario.steps[i];
+    const play = async (step: Step, i: number): Promise<void> => {
       switch (step.op) {
         case 'send': {
           const s = await conn(step.conn);
@@ -693,8 +701,13 @@ export async function runScenario(scenario: Scenario, target: Target, options: R
           events.push({ step: i, conn: step.conn, kind: 'sent', label: step.label });
           break;
         }
+        case 'expand':
+          // Steps decided by the answers so far (closed-loop clients): played under this index.
+          for (const inner of step.steps(ctx)) await play(inner, i);
+          break;
       }
-    }
+    };
+    for (let i = 0; i < scenario.steps.length; i++) await play(scenario.steps[i], i);
     // Requests still unanswered at the end (sorted by connection name for a stable order).
     for (const s of [...conns.values()].sort((a, b) => a.name.localeCompare(b.name))) {
       for (const o of s.outstanding) {
