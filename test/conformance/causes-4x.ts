@@ -13,21 +13,13 @@
 // GroupMetadataManager.java, OffsetMetadataManager.java, GroupCoordinatorService.java,
 // classic/ClassicGroupMember.java), checked against the 4.4.0 jars' bytecode; the message specs
 // (clients/src/main/resources/common/message/*.json) of 3.9.1, 4.0.0 and 4.4.0.
-import { classify, type Cause, type ClassifiedDifference } from './causes.js';
+import { assertScoped, classify, classifyWith, type Cause, type CauseContext, type ClassifiedDifference } from './causes.js';
 import type { Difference, Json, JsonObject, NormalisedTranscript, TranscriptEvent } from './runner.js';
 
-export interface CauseContext {
-  /** The reference target's name: "kafka-4.4.0". */
-  reference: string;
-  /** Both normalised transcripts of the run ([kmock, reference]), when the caller has them. */
-  transcripts?: readonly [NormalisedTranscript, NormalisedTranscript];
-}
+export type { CauseContext };
 
-/** A Cause (causes.ts), optionally narrowed by a condition on the values or the transcripts. */
-export interface Cause4x extends Cause {
-  /** The difference must also satisfy this (a throw counts as false). */
-  when?: (d: Difference, ctx: CauseContext) => boolean;
-}
+/** A Cause with a `when` condition (the field lives on Cause now). */
+export type Cause4x = Cause;
 
 /** A reference target that is a Kafka 4.x release ("kafka-4.0.0", "kafka-4.4.0"). */
 export function isKafka4x(reference: string | undefined): reference is string {
@@ -116,8 +108,6 @@ const TOPIC_CONFIGS_ADDED_IN_4X = new Set([
 const TOPIC_CONFIG_FIELDS_CHANGED_IN_4X: Record<string, string[]> = {
   'message.timestamp.after.max.ms': ['value', 'synonyms'],
   'min.insync.replicas': ['configSource', 'synonyms'],
-  // The reference harness's static log.message.timestamp.type (causes.ts reference-static-timestamp-type).
-  'message.timestamp.type': ['configSource', 'synonyms'],
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -162,7 +152,7 @@ function firstRemovedVersionClose(ctx: CauseContext): number | undefined {
   if (t === undefined) return undefined;
   for (let i = 0; i < Math.min(t[0].events.length, t[1].events.length); i++) {
     const [a, b] = [t[0].events[i]!, t[1].events[i]!];
-    if (b.kind === 'closed' && a.kind !== 'closed' && a.conn === b.conn && removedIn4x(b.api, b.version, ctx.reference)) return i;
+    if (b.kind === 'closed' && a.kind !== 'closed' && a.conn === b.conn && removedIn4x(b.api, b.version, ctx.reference ?? '')) return i;
   }
   return undefined;
 }
@@ -273,7 +263,7 @@ function configListsDifferOnlyBy4x(d: Difference, ctx: CauseContext): boolean {
 // ---------------------------------------------------------------------------------------------
 // The causes
 
-export const CAUSES_4X: Cause4x[] = [
+export const CAUSES_4X: Cause[] = [
   {
     id: 'kafka-4x-api-version-ranges',
     kind: 'kafka-4x-change',
@@ -287,7 +277,6 @@ export const CAUSES_4X: Cause4x[] = [
     },
     cause:
       'ApiVersions: kmock advertises Kafka 3.9\'s ranges. Kafka 4.0 removed old versions (KIP-896): Fetch 0-3 (Produce 0-2 too, but 4.x keeps advertising Produce minVersion 0 for librdkafka, ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION, KAFKA-18659, so that range agrees), ListOffsets 0, OffsetCommit 0-1, OffsetFetch 0, CreateTopics 0-1, DeleteTopics 0, DescribeAcls/CreateAcls/DeleteAcls 0, DescribeConfigs 0 (4.0.0 also JoinGroup 0-1, restored in 4.0.1/4.1.0 by KAFKA-19444); and 4.x added versions: Produce 12 (KIP-890 part 2) and 13 (topic ids, KIP-516), Fetch 18 (high watermark, KIP-1166), ListOffsets 10 (KIP-1075) and 11 (KIP-1023), Metadata 13 (top-level error code, KIP-1102), OffsetCommit/OffsetFetch 10 (topic ids, KIP-848), DescribeGroups 6 (GROUP_ID_NOT_FOUND, KIP-1043), ApiVersions 5 (ClusterId/NodeId, KIP-1242), DeleteGroups 3 (per-group ErrorMessage), DescribeCluster 2 (IncludeFencedBrokers, KIP-1073) — see the *Request.json specs of 4.0.0/4.4.0. kmock follows 3.9: its clients (3.x and 4.x alike) negotiate within 3.9\'s ranges, and it keeps serving the removed versions 3.9 serves.',
-    accepted: true,
   },
   {
     id: 'kafka-4x-features',
@@ -297,7 +286,6 @@ export const CAUSES_4X: Cause4x[] = [
     path: /^response\.(supportedFeatures|finalizedFeatures)(\.|\[|$)/,
     cause:
       'ApiVersions v3+ features (KIP-584): kmock reports a Kafka 3.9 node (metadata.version 1-21 finalized at 21 = 3.9-IV0, kraft.version 0-1). A Kafka 4.x node supports metadata.version 7-N (4.0 dropped metadata versions below 3.3-IV3; N = 33 for 4.4.0) and also lists and finalizes group.version (KIP-848), transaction.version (KIP-890), share.version (KIP-932), streams.version (KIP-1071) and eligible.leader.replicas.version (KIP-966). kmock implements none of those 4.x features, so advertising them would be false.',
-    accepted: true,
   },
   {
     id: 'kafka-4x-removed-versions',
@@ -307,7 +295,7 @@ export const CAUSES_4X: Cause4x[] = [
     when: (d, ctx) => {
       if (isCloseDifference(d, 'kafka')) {
         const t = firstOneSidedClose(d, ctx);
-        if (t !== undefined && t[1].kind === 'closed' && removedIn4x(t[1].api, t[1].version, ctx.reference)) return true;
+        if (t !== undefined && t[1].kind === 'closed' && removedIn4x(t[1].api, t[1].version, ctx.reference ?? '')) return true;
       }
       // Out of step after such a close: Kafka's event here is no answer at all.
       const first = firstRemovedVersionClose(ctx);
@@ -317,7 +305,6 @@ export const CAUSES_4X: Cause4x[] = [
     },
     cause:
       'Kafka 4.0 removed these request versions (KIP-896; the *Request.json specs: "Versions 0-1 were removed in Apache Kafka 4.0"): Produce 0-2, Fetch 0-3, ListOffsets 0, OffsetCommit 0-1, OffsetFetch 0, CreateTopics 0-1, DeleteTopics 0, DescribeAcls/CreateAcls/DeleteAcls 0, DescribeConfigs 0 (and in 4.0.0 only JoinGroup 0-1, KAFKA-19444). Such a request no longer parses (RequestContext.parseRequest -> InvalidRequestException) and the broker closes the connection, so the requests queued behind it on that connection are unanswered too (and a request parked there, e.g. a long-poll Fetch, ends early, so later events of the run may be recorded in another order). kmock follows Kafka 3.9, which serves them: clients still in use (older librdkafka, Sarama, kafka-python) negotiate them.',
-    accepted: true,
   },
   {
     id: 'kafka-4x-new-versions',
@@ -331,16 +318,15 @@ export const CAUSES_4X: Cause4x[] = [
     },
     cause:
       'A request at a version Kafka 3.9 does not have and 4.x does: Metadata v13 (top-level ErrorCode, KIP-1102, 4.0) is answered by 4.x while kmock, like 3.9, closes the connection (an unsupported version of any API but ApiVersions); ApiVersions v5 (ClusterId and NodeId, KIP-1242, in 4.4.0) is parsed by 4.x, so a v5 header on a v3 body (the scenario tests KIP-511\'s fallback with an unknown version) no longer parses and 4.x closes the connection, where kmock, like 3.9, answers UNSUPPORTED_VERSION in a v0 body with its ApiVersions range. kmock serves 3.9\'s versions.',
-    accepted: true,
   },
   {
     id: 'kafka-4x-removed-topic-config',
     kind: 'kafka-4x-change',
     mode: 'reference',
+    path: /\[(name|topic)=/,
     when: topicRefusedFor4xConfig,
     cause:
       'A topic created with a topic config Kafka 4.0 removed (message.downconversion.enable, message.format.version: KIP-724; message.timestamp.difference.max.ms: KIP-937): 4.x no longer knows the name and refuses the topic (CreateTopics INVALID_CONFIG "Unknown topic config name: …"), so later requests for that topic get UNKNOWN_TOPIC_OR_PARTITION. Kafka 3.9 accepts these configs (down-conversion still exists there) and so does kmock, which follows 3.9.',
-    accepted: true,
   },
   {
     id: 'kafka-4x-topic-configs',
@@ -350,8 +336,7 @@ export const CAUSES_4X: Cause4x[] = [
     path: /\.configs(\.length|\[)/,
     when: configListsDifferOnlyBy4x,
     cause:
-      'Topic configs (CreateTopics v5+ and DescribeConfigs answers; the name-sorted lists are compared position by position, so one change shifts every later entry): Kafka 4.0 removed message.format.version and message.downconversion.enable (KIP-724) and message.timestamp.difference.max.ms (KIP-937) from LogConfig; later 4.x releases added errors.deadletterqueue.group.enable (share-group DLQ, KIP-1191), remote.copy.lag.ms / remote.copy.lag.bytes (KIP-1241) and max.decompressed.message.bytes (apache/kafka#23429); 4.0 changed the default of message.timestamp.after.max.ms from Long.MAX_VALUE to 3600000 (KIP-1030, KAFKA-16368); a cluster formatted with eligible.leader.replicas.version=1 (4.4.0\'s default) carries a cluster-level min.insync.replicas, so it is reported with configSource 3 DYNAMIC_DEFAULT_BROKER_CONFIG (KIP-966, KAFKA-16540); message.timestamp.type\'s source 4 is the harness (reference-static-timestamp-type). Checked: with those entries set aside the two lists are equal. kmock describes a Kafka 3.9 topic; the 3.9 run compares every entry exactly.',
-    accepted: true,
+      'Topic configs (CreateTopics v5+ and DescribeConfigs answers, compared entry by entry by name): Kafka 4.0 removed message.format.version and message.downconversion.enable (KIP-724) and message.timestamp.difference.max.ms (KIP-937) from LogConfig; later 4.x releases added errors.deadletterqueue.group.enable (share-group DLQ, KIP-1191), remote.copy.lag.ms / remote.copy.lag.bytes (KIP-1241) and max.decompressed.message.bytes (apache/kafka#23429); 4.0 changed the default of message.timestamp.after.max.ms from Long.MAX_VALUE to 3600000 (KIP-1030, KAFKA-16368); a cluster formatted with eligible.leader.replicas.version=1 (4.4.0\'s default) carries a cluster-level min.insync.replicas, so it is reported with configSource 3 DYNAMIC_DEFAULT_BROKER_CONFIG (KIP-966, KAFKA-16540); Checked: with those entries set aside the two lists are equal. kmock describes a Kafka 3.9 topic; the 3.9 run compares every entry exactly.',
   },
   {
     id: 'kafka-4x-describe-groups-assignment',
@@ -367,14 +352,13 @@ export const CAUSES_4X: Cause4x[] = [
     },
     cause:
       'DescribeGroups of a classic group that is not Stable: Kafka 3.9 describes each member without metadata and without assignment (GroupMetadata.summary -> MemberMetadata.summaryNoMetadata: both empty); the 4.x group coordinator sends the member\'s last assignment (ClassicGroupMember.describeNoMetadata sets MemberAssignment; GroupMetadataManager.describeGroups). kmock follows 3.9.',
-    accepted: true,
   },
   {
     id: 'kafka-4x-describe-groups-order',
     kind: 'kafka-4x-change',
     mode: 'reference',
     request: /^DescribeGroups v/,
-    path: /^response\.groups\[\d+\]/,
+    path: /^response\.groups(\[\d+\]|\(order by groupId\))/,
     when: (d, ctx) => {
       const e = events(ctx, d.event);
       const [ga, gb] = [e?.[0].response, e?.[1].response].map((r) => (r !== null && typeof r === 'object' && !Array.isArray(r) ? r.groups : undefined));
@@ -385,7 +369,6 @@ export const CAUSES_4X: Cause4x[] = [
     },
     cause:
       'DescribeGroups with several group ids: Kafka 3.9 answers in request order; 4.x groups the ids by __consumer_offsets partition in a HashMap and concatenates the per-partition answers (GroupCoordinatorService.describeGroups), so the order follows the partitions (here a repeated id comes back before an id of another partition). Checked: same answers, another order. kmock follows 3.9.',
-    accepted: true,
   },
   {
     id: 'kafka-4x-group-acl-operations',
@@ -396,7 +379,6 @@ export const CAUSES_4X: Cause4x[] = [
     when: (d) => typeof d.a === 'number' && typeof d.b === 'number' && d.a !== d.b && d.b === (d.a | (1 << 10) | (1 << 11)),
     cause:
       'DescribeGroups v3+ authorizedOperations: 4.x adds DESCRIBE_CONFIGS (10) and ALTER_CONFIGS (11) to the operations a GROUP resource supports (AclEntry.supportedOperations(GROUP), KAFKA-14510: group configs, KIP-848), so 3400 where 3.9 answers 328 (READ, DELETE, DESCRIBE). kmock has no group configs and follows 3.9.',
-    accepted: true,
   },
   {
     id: 'kafka-4x-offset-commit-group-id-not-found',
@@ -407,7 +389,6 @@ export const CAUSES_4X: Cause4x[] = [
     when: (d) => d.a === 22 && d.b === 69,
     cause:
       'OffsetCommit v9+ with a generation >= 0 for a group that does not exist: the 4.x coordinator answers GROUP_ID_NOT_FOUND (OffsetMetadataManager.validateOffsetCommit: "Starting from version 9 of the OffsetCommit API, we return GROUP_ID_NOT_FOUND", KIP-848); Kafka 3.9\'s coordinator answers ILLEGAL_GENERATION at every version. kmock follows 3.9 (below v9 4.x agrees).',
-    accepted: true,
   },
   {
     id: 'kafka-4x-pending-member-leave-rebalances',
@@ -419,7 +400,6 @@ export const CAUSES_4X: Cause4x[] = [
     when: (d) => d.a === 0 && d.b === 27,
     cause:
       'A pending member (one that got MEMBER_ID_REQUIRED) leaving a Stable group: Kafka 3.9 only removes it (GroupCoordinator.handleLeaveGroup -> removePendingMemberAndUpdateGroup, no rebalance), so the group stays Stable; the 4.x coordinator counts it among the members that left (classicGroupLeaveToClassicGroup: validLeaveGroupMembers includes pending members) and calls maybePrepareRebalanceOrCompleteJoin, so the next heartbeat of a real member gets REBALANCE_IN_PROGRESS. kmock follows 3.9.',
-    accepted: true,
   },
   {
     id: 'kafka-4x-sync-does-not-refresh-session',
@@ -431,7 +411,6 @@ export const CAUSES_4X: Cause4x[] = [
     when: (d) => (d.path.endsWith('errorCode') ? d.a === 0 && d.b === 25 : d.b === ''),
     cause:
       'A SyncGroup in Stable: Kafka 3.9 returns the assignment and resets the member\'s session timer (GroupCoordinator.doSyncGroup, case Stable: completeAndScheduleNextHeartbeatExpiration); the 4.x coordinator returns the assignment without rescheduling the heartbeat (GroupMetadataManager.classicGroupSyncToClassicGroup, STABLE branch), so a member that only syncs expires after its session timeout (UNKNOWN_MEMBER_ID). Clients heartbeat anyway; kmock follows 3.9.',
-    accepted: true,
   },
   {
     id: 'kafka-4x-initial-delay-extended-after-empty',
@@ -442,25 +421,8 @@ export const CAUSES_4X: Cause4x[] = [
     path: /^(kind|response|event)$/,
     cause:
       'The initial rebalance delay (group.initial.rebalance.delay.ms) of a group that became Empty at a later generation: in Kafka 3.9 a new joiner extends the delay only while generationId == 0 (GroupCoordinator.addMemberAndRebalance: newMemberAdded), so here both joiners complete after one delay; the 4.x coordinator extends it whenever the rebalance started from Empty (GroupMetadataManager.addMemberThenRebalanceOrCompleteJoin: PREPARING_REBALANCE && previousState == EMPTY -> setNewMemberAdded), so the join completes later than the scenario waits. kmock follows 3.9.',
-    accepted: true,
   },
 ];
-
-function matches(c: Cause4x, scenario: string, d: Difference, mode: 'reference' | 'self', ctx: CauseContext): boolean {
-  if (c.mode !== undefined && c.mode !== mode) return false;
-  if (c.scenario !== undefined && !(typeof c.scenario === 'string' ? c.scenario === scenario : c.scenario.test(scenario))) return false;
-  if (c.path !== undefined && !c.path.test(d.path)) return false;
-  if (c.request !== undefined && !c.request.test(d.request)) return false;
-  if (c.kind === 'free-text' && !d.messageOnly) return false;
-  if (c.when !== undefined) {
-    try {
-      if (!c.when(d, ctx)) return false;
-    } catch {
-      return false;
-    }
-  }
-  return true;
-}
 
 /**
  * Classifies a difference of a run against `reference` (a target name: "kafka-4.4.0",
@@ -474,10 +436,11 @@ export function classifyFor(
   mode: 'reference' | 'self',
   transcripts?: readonly [NormalisedTranscript, NormalisedTranscript],
 ): ClassifiedDifference {
+  const ctx: CauseContext = { reference, transcripts };
   if (mode === 'reference' && isKafka4x(reference)) {
-    const ctx: CauseContext = { reference, transcripts };
-    const cause = CAUSES_4X.find((c) => matches(c, scenario, d, mode, ctx));
-    if (cause !== undefined) return { ...d, cause, accepted: cause.accepted };
+    const found = classifyWith(CAUSES_4X, scenario, d, mode, ctx);
+    if (found !== undefined) return found;
   }
-  return classify(scenario, d, mode);
+  return classify(scenario, d, mode, ctx);
 }
+assertScoped(CAUSES_4X);

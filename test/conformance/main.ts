@@ -1,16 +1,20 @@
-// `npm run conformance` (suggested script: "tsx test/conformance/main.ts"): runs every scenario and
-// the seeded random sequences against kmock and the reference Kafka (or a second kmock), prints a
-// line per scenario and writes CONFORMANCE.md. Exit code 1 when a difference is unexplained, or
-// (with --strict) when any non-accepted difference remains.
+// `npm run conformance`: runs every scenario and the seeded random sequences against kmock and the
+// reference Kafka, prints a line per scenario and writes CONFORMANCE.md. Exit code 1 when any
+// scenario fails: a difference that no accepting cause explains (a known kmock bug included), a
+// runner error, a stale cause, or no reference Kafka where one is required.
 //
 //   tsx test/conformance/main.ts [--out CONFORMANCE.md] [--filter REGEXP] [--random N]
-//                                [--kafka VERSION] [--no-reference] [--strict]
+//                                [--kafka VERSION] [--no-reference]
 //                                [--seeds 1,2,3 | --seeds 100-160] [--len N] [--static]
 //                                [--also-kafka 4.4.0] [--no-clients | --clients kafkajs,java-3.9.1]
 //                                [--clients-kafka 3.9.1,4.4.0]
 //
-// --also-kafka V: the scenarios are played against Kafka V as well, its report written to
-// CONFORMANCE-kafka-V.md and summarised in CONFORMANCE.md (informational: kmock follows 3.9).
+// The reference: without one (no Java or Maven here) a local run compares kmock with a second
+// kmock and says so on every line; under CI=true or KMOCK_REFERENCE=require it fails instead, and
+// --no-reference asks for the kmock-vs-kmock run explicitly.
+// --also-kafka V: the scenarios and random sequences are played against Kafka V as well, its
+// report written to CONFORMANCE-kafka-V.md and summarised in CONFORMANCE.md; kmock follows 3.9,
+// so a difference there must be a sourced 4.x change (causes-4x.ts) or it fails.
 // The client matrix (clients/, PROTOCOL.md) runs after the scenarios unless --no-clients, against
 // kmock and the --clients-kafka releases (default: --kafka and --also-kafka).
 //
@@ -21,6 +25,10 @@ import { writeConformanceReport, verdict, type RandomResult } from './report.js'
 import { CLIENT_APPS } from './clients/apps.js';
 import { matrixFails, renderMatrix, runMatrix, startMatrixBrokers, type MatrixResult } from './clients/matrix.js';
 import { ALL_SCENARIOS } from './scenarios/index.js';
+import { CAUSES, staleCauses } from './causes.js';
+import { CAUSES_4X } from './causes-4x.js';
+import { formatDiff } from './runner.js';
+import { MUTATIONS, mutatedKmockProvider } from './support/mutations.js';
 import {
   RANDOM_LENGTH,
   RANDOM_SEEDS,
@@ -28,9 +36,13 @@ import {
   kmockProvider,
   referenceProvider,
   runPair,
+  runPairWithRetry,
   runRandomSequence,
+  scenarioFails,
   scenarioSettings,
+  unexplained,
   type ScenarioResult,
+  type TargetProvider,
 } from './suite.js';
 
 function arg(name: string): string | undefined {
@@ -41,7 +53,6 @@ function arg(name: string): string | undefined {
 const out = arg('--out') ?? 'CONFORMANCE.md';
 const filter = arg('--filter') ? new RegExp(arg('--filter')!) : null;
 const version = arg('--kafka') ?? process.env.KMOCK_CONFORMANCE_KAFKA ?? '3.9.1';
-const strict = process.argv.includes('--strict');
 function parseSeeds(text: string): number[] {
   return text.split(',').flatMap((part) => {
     const [from, to] = part.split('-').map(Number);
@@ -59,41 +70,51 @@ const clientsWanted =
 const clientVersions = (arg('--clients-kafka') ?? [version, ...alsoVersions].join(',')).split(',').filter(Boolean);
 
 const started = Date.now();
-const found = process.argv.includes('--no-reference') ? { reason: '--no-reference' } : await referenceProvider(version);
+const referenceRequired = process.env.KMOCK_REFERENCE === 'require' || process.env.CI === 'true';
+let found: Awaited<ReturnType<typeof referenceProvider>>;
+try {
+  found = process.argv.includes('--no-reference') ? { reason: '--no-reference' } : await referenceProvider(version);
+} catch (e) {
+  found = { reason: e instanceof Error ? e.message : String(e) };
+}
+if ('reason' in found && found.reason !== '--no-reference' && referenceRequired) {
+  // CI compares with real Kafka or fails: a kmock-vs-kmock run proves nothing about conformance.
+  console.error(`conformance: reference Kafka ${version} is required here (CI / KMOCK_REFERENCE=require) but unavailable: ${found.reason}`);
+  console.log('conformance: 0 passed, 1 failed');
+  process.exit(1);
+}
 const reference = 'reason' in found ? null : found;
 const pool = new TargetPool([kmockProvider('kmock'), reference ?? kmockProvider('kmock-2')]);
 const scenarios = ALL_SCENARIOS.filter((s) => filter === null || filter.test(s.name));
+const randomWanted = filter === null || filter.test('random');
 pool.prestart([...new Map(scenarios.map((s) => [JSON.stringify(scenarioSettings(s)), scenarioSettings(s)])).values()]);
-console.log('reason' in found ? `no reference Kafka ${version} (${found.reason}): kmock vs kmock` : `kmock vs ${found.name}`);
+const selfNote = 'reason' in found ? ` [kmock vs kmock: NOT a conformance check (${found.reason})]` : '';
+console.log(reference === null ? `no reference Kafka ${version} (${found && 'reason' in found ? found.reason : ''}): kmock vs kmock, self-consistency only` : `kmock vs ${reference.name}`);
 
 const results: ScenarioResult[] = [];
 let failing = 0;
-/** Scenarios, random sequences and client-matrix comparisons: each counts as one test. */
+/** Scenarios, random sequences, stale-cause and gate checks, client-matrix comparisons: one test each. */
 let total = 0;
-const failed = (r: ScenarioResult) =>
-  r.errors.length > 0 ||
-  r.differences.some((d) => !d.accepted && (strict || d.cause === undefined)) ||
-  (r.mode === 'self' && r.expectationFailures[0].length > 0);
 try {
   for (const s of scenarios) {
-    let r = await runPair(s, pool);
-    if (failed(r)) r = await runPair(s, pool); // one retry, as in the vitest suite
+    const r = await runPairWithRetry(s, pool);
     results.push(r);
-    if (failed(r)) failing++;
-    console.log(`${verdict(r).padEnd(34)} ${s.name} (${r.elapsedMs} ms)`);
+    if (scenarioFails(r)) failing++;
+    console.log(`${verdict(r).padEnd(34)} ${s.name} (${r.elapsedMs} ms)${r.firstAttempt ? ` [retried: first attempt ${verdict(r.firstAttempt)}]` : ''}${selfNote}`);
+    if (scenarioFails(r)) console.log(failureText(r));
   }
-  const random: RandomResult[] = [];
-  if (filter === null || filter.test('random')) {
-    for (const seed of seeds) {
-      const seq = generate(seed, { length, staticShare });
-      const rr = await runRandomSequence(seq, pool);
-      random.push(rr);
-      if (failed(rr.shrunk?.result ?? rr.result)) failing++;
-      console.log(`${verdict(rr.result).padEnd(34)} random seed ${seed} (${rr.result.elapsedMs} ms)`);
-      if (rr.shrunk) console.log(describeActions(seq, rr.shrunk.actions).replace(/^/gm, '    '));
-    }
-  }
+  const random = randomWanted ? await runRandom(pool, '') : [];
+  if (reference !== null) await runGateChecks();
   await pool.close();
+  // A cause no difference matched in a complete run against the release it was written for is
+  // stale: kmock changed (remove it) or the scenario no longer shows it.
+  const complete = filter === null && reference !== null && /^3\.9\./.test(reference.name.replace(/^kafka-/, ''));
+  const stale = complete ? staleCauses(CAUSES, [...results, ...random.map((x) => x.result)].flatMap((r) => r.differences)) : [];
+  if (complete) {
+    total++;
+    if (stale.length > 0) failing++;
+    console.log(stale.length === 0 ? 'no stale causes' : `FAIL: stale causes (no difference matched them): ${stale.map((c) => c.id).join(', ')}`);
+  }
   const sections: string[] = [];
   for (const other of alsoVersions) sections.push(await runOtherRelease(other));
   if (clientsWanted) {
@@ -105,8 +126,9 @@ try {
       scenarios: results,
       random,
       elapsedMs: Date.now() - started,
-      notes: [`Random sequences: seeds ${seeds.join(', ')}, ${length} actions each${staticShare > 0.5 ? ', mostly static members' : ''}.`],
+      notes: [`Random sequences: seeds ${describeSeeds(seeds)}, ${length} actions each${staticShare > 0.5 ? ', mostly static members' : ''}.`],
       sections,
+      stale,
     },
     out,
   );
@@ -119,36 +141,133 @@ try {
 }
 process.exit(failing > 0 ? 1 : 0);
 
-/** The scenarios against another Kafka release: its own report file, a summary for CONFORMANCE.md. */
+/**
+ * The gate's own check: each mutation (support/mutations.ts) is a deliberately broken kmock; its
+ * scenario, played against it and the reference already running, must fail at the mutated field.
+ * A mutation the gate lets through is a failure of the run.
+ */
+async function runGateChecks(): Promise<void> {
+  for (const m of MUTATIONS) {
+    const s = scenarios.find((x) => x.name === m.scenario);
+    if (s === undefined) continue;
+    const [, kafka] = await pool.get(scenarioSettings(s));
+    const running: TargetProvider = { name: pool.providers[1].name, kind: 'kafka', start: async () => ({ target: kafka.target, stop: async () => undefined }) };
+    const mutated = new TargetPool([mutatedKmockProvider(m), running]);
+    try {
+      const r = await runPair(s, mutated);
+      const caught = unexplained(r).filter((d) => m.path.test(d.path));
+      total++;
+      if (scenarioFails(r) && caught.length > 0) {
+        console.log(`gate check: a kmock where ${m.describe} fails ${s.name} at ${caught[0].request} ${caught[0].path}`);
+      } else {
+        failing++;
+        console.log(`FAIL: gate check: a kmock where ${m.describe} passes ${s.name} (${verdict(r)})`);
+      }
+    } finally {
+      await mutated.close();
+    }
+  }
+}
+
+/** The seeded random sequences on `p`; each failing one counts (`tag` names the release in the log). */
+async function runRandom(p: TargetPool, tag: string): Promise<RandomResult[]> {
+  const random: RandomResult[] = [];
+  for (const seed of seeds) {
+    const seq = generate(seed, { length, staticShare });
+    const rr = await runRandomSequence(seq, p);
+    random.push(rr);
+    const r = rr.shrunk?.result ?? rr.result;
+    if (scenarioFails(r)) failing++;
+    console.log(`${verdict(rr.result).padEnd(34)} random seed ${seed}${tag} (${rr.result.elapsedMs} ms)${selfNote}`);
+    if (rr.shrunk) console.log(describeActions(seq, rr.shrunk.actions).replace(/^/gm, '    '));
+    if (scenarioFails(r)) console.log(failureText(r));
+  }
+  return random;
+}
+
+/** What a failing scenario prints: the scenario, then each rejected difference's request and field. */
+function failureText(r: ScenarioResult): string {
+  const bad = unexplained(r);
+  const lines = [`  FAILED ${r.scenario.name}: ${r.targets[0]} vs ${r.targets[1]}`];
+  for (const e of r.errors) lines.push(`    runner error: ${e.split('\n')[0]}`);
+  if (bad.length > 0) lines.push(formatDiff(bad, r.transcripts[0], r.transcripts[1], r.targets).replace(/^/gm, '    '));
+  for (const c of new Set(bad.map((d) => d.cause).filter((c) => c !== undefined))) lines.push(`    cause ${c!.id} (${c!.kind}): not accepted`);
+  if (r.mode === 'self') for (const f of r.expectationFailures[0]) lines.push(`    expectation: ${f.what}`);
+  return lines.join('\n');
+}
+
+function describeSeeds(xs: number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < xs.length; ) {
+    let j = i;
+    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
+    runs.push(j > i ? `${xs[i]}-${xs[j]}` : String(xs[i]));
+    i = j + 1;
+  }
+  return runs.join(', ');
+}
+
+/**
+ * The scenarios and random sequences against another Kafka release: its own report file, a
+ * summary for CONFORMANCE.md. kmock follows 3.9, so each difference must be a sourced 4.x change
+ * (causes-4x.ts) or a 3.9 cause; anything else fails, and so does a 4.x cause no difference matched.
+ */
 async function runOtherRelease(other: string): Promise<string> {
   const file = out.replace(/(\.md)?$/, `-kafka-${other}.md`);
-  const provider = await referenceProvider(other);
+  let provider: Awaited<ReturnType<typeof referenceProvider>>;
+  try {
+    provider = await referenceProvider(other);
+  } catch (e) {
+    provider = { reason: e instanceof Error ? e.message : String(e) };
+  }
   if ('reason' in provider) {
     console.log(`no Kafka ${other} (${provider.reason})`);
+    total++;
+    if (referenceRequired) {
+      failing++;
+      console.log(`FAIL: Kafka ${other} is required here but unavailable`);
+    }
     return `## Kafka ${other}\n\nNot run: ${provider.reason}\n`;
   }
   const otherPool = new TargetPool([kmockProvider('kmock'), provider]);
   const t0 = Date.now();
   const otherResults: ScenarioResult[] = [];
+  let random: RandomResult[] = [];
   try {
     otherPool.prestart([...new Map(scenarios.map((s) => [JSON.stringify(scenarioSettings(s)), scenarioSettings(s)])).values()]);
     for (const s of scenarios) {
-      let r = await runPair(s, otherPool);
-      if (r.errors.length > 0 || r.differences.some((d) => d.cause === undefined)) r = await runPair(s, otherPool);
+      const r = await runPairWithRetry(s, otherPool);
       otherResults.push(r);
+      total++;
+      if (scenarioFails(r)) failing++;
       console.log(`${verdict(r).padEnd(34)} ${s.name} vs ${provider.name} (${r.elapsedMs} ms)`);
+      if (scenarioFails(r)) console.log(failureText(r));
+    }
+    if (randomWanted) {
+      random = await runRandom(otherPool, ` vs ${provider.name}`);
+      total += random.length;
     }
   } finally {
     await otherPool.close();
   }
-  await writeConformanceReport({ scenarios: otherResults, elapsedMs: Date.now() - t0, notes: [`kmock follows Kafka 3.9; this run shows where ${provider.name} answers differently, and why.`] }, file);
+  const stale = filter === null ? staleCauses(CAUSES_4X, [...otherResults, ...random.map((x) => x.result)].flatMap((r) => r.differences)) : [];
+  if (filter === null) {
+    total++;
+    if (stale.length > 0) failing++;
+    console.log(stale.length === 0 ? `no stale 4.x causes vs ${provider.name}` : `FAIL: stale 4.x causes vs ${provider.name}: ${stale.map((c) => c.id).join(', ')}`);
+  }
+  await writeConformanceReport(
+    { scenarios: otherResults, random, elapsedMs: Date.now() - t0, stale, notes: [`kmock follows Kafka 3.9; this run shows where ${provider.name} answers differently, and why.`] },
+    file,
+  );
   const counts = new Map<string, number>();
   for (const r of otherResults) counts.set(verdict(r), (counts.get(verdict(r)) ?? 0) + 1);
   const differing = otherResults.filter((r) => r.differences.length > 0 || r.errors.length > 0);
+  const randomDiffering = random.filter((x) => x.result.differences.length > 0).length;
   const lines = [
     `## The same scenarios against ${provider.name}`,
     '',
-    `kmock follows Kafka 3.9. Against ${provider.name}: ${[...counts].map(([v, n]) => `${n} ${v}`).join(', ')}. Details in [${file}](${file.replace(/^.*\//, '')}).`,
+    `kmock follows Kafka 3.9. Against ${provider.name}: ${[...counts].map(([v, n]) => `${n} ${v}`).join(', ')}; ${random.length} random sequences, ${randomDiffering} differing. Details in [${file}](${file.replace(/^.*\//, '')}).`,
     '',
     '| scenario | result | causes |',
     '|---|---|---|',
@@ -164,10 +283,16 @@ async function runClientMatrix(): Promise<MatrixResult> {
   const { brokers, missing } = await startMatrixBrokers(clientVersions);
   try {
     console.log(`client matrix: ${brokers.map((b) => b.name).join(', ')}${missing.map((m) => `; no Kafka ${m.version}: ${m.reason}`).join('')}`);
+    // Without its reference the matrix compares kmock with nothing: that is a failure, not a pass.
+    for (const m of missing) {
+      total++;
+      failing++;
+      console.log(`FAIL: client matrix has no Kafka ${m.version} to compare with (${m.reason})`);
+    }
     const r = await runMatrix(apps, brokers, console.log);
     for (const c of r.comparisons) {
       const counts = c.reference === `kafka-${version}` || c.reference.startsWith(`kafka-${version}`);
-      const fails = counts && matrixFails(c, strict);
+      const fails = counts && matrixFails(c, true);
       if (fails) failing++;
       total++;
     }

@@ -1,7 +1,7 @@
 // CONFORMANCE.md: per scenario, whether kmock agrees with the reference broker, and every
 // difference with its cause (causes.ts), plus the random sequences (shrunk when they differ).
 import { writeFile } from 'node:fs/promises';
-import { CAUSES, type Cause } from './causes.js';
+import type { Cause } from './causes.js';
 import { describeActions, type Action, type RandomSequence } from './random.js';
 import { formatDiff, formatTranscript } from './runner.js';
 import type { ScenarioResult } from './suite.js';
@@ -23,33 +23,42 @@ export interface ConformanceResults {
   notes?: string[];
   /** Markdown sections appended after the summary (the client matrix, other Kafka releases). */
   sections?: string[];
+  /** Causes no difference matched in this (complete) run: each one fails the run. */
+  stale?: Cause[];
+  /** Markdown appended after the random sequences table (what the sequences covered). */
+  randomCoverage?: string;
 }
 
 type Verdict =
   | 'agree'
   | 'differ (explained, accepted)'
-  | 'differ (Kafka 4.x change)'
-  | 'differ (known kmock bug)'
+  | 'differ (not yet served)'
   | 'differ (Kafka defect, not copied)'
-  | 'differ (unexplained)'
-  | 'error';
+  | 'differ (Kafka 4.x change)'
+  | 'FAIL: known kmock bug'
+  | 'FAIL: Kafka defect, kmock unchecked'
+  | 'FAIL: unexplained'
+  | 'FAIL: error';
 
 export function verdict(r: ScenarioResult): Verdict {
-  if (r.errors.length > 0) return 'error';
+  if (r.errors.length > 0) return 'FAIL: error';
   if (r.differences.length === 0) return 'agree';
-  if (r.differences.some((d) => d.cause === undefined)) return 'differ (unexplained)';
-  if (r.differences.every((d) => d.accepted)) {
-    // Against a Kafka 4.x reference: 4.x answers differently by design and kmock keeps 3.9's answer.
-    return r.differences.some((d) => d.cause?.kind === 'kafka-4x-change') ? 'differ (Kafka 4.x change)' : 'differ (explained, accepted)';
-  }
-  if (r.differences.some((d) => !d.accepted && d.cause?.kind === 'kmock-bug')) return 'differ (known kmock bug)';
-  return 'differ (Kafka defect, not copied)';
+  if (r.differences.some((d) => d.cause === undefined)) return 'FAIL: unexplained';
+  const rejected = r.differences.filter((d) => !d.accepted);
+  if (rejected.some((d) => d.cause?.kind === 'kmock-bug')) return 'FAIL: known kmock bug';
+  if (rejected.length > 0) return 'FAIL: Kafka defect, kmock unchecked';
+  const kinds = new Set(r.differences.map((d) => d.cause!.kind));
+  // Against a Kafka 4.x reference: 4.x answers differently by design and kmock keeps 3.9's answer.
+  if (kinds.has('kafka-4x-change')) return 'differ (Kafka 4.x change)';
+  if (kinds.has('kafka-defect')) return 'differ (Kafka defect, not copied)';
+  if (kinds.has('not-yet-served')) return 'differ (not yet served)';
+  return 'differ (explained, accepted)';
 }
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function causeLine(c: Cause): string {
-  return `\`${c.id}\` (${c.kind}${c.accepted ? ', accepted' : ''}): ${c.cause}`;
+  return `\`${c.id}\` (${c.kind}): ${c.cause}`;
 }
 
 /** Renders the report as Markdown. */
@@ -80,31 +89,35 @@ export function renderConformanceReport(results: ConformanceResults): string {
   for (const section of results.sections ?? []) out.push(section);
 
   // Causes seen in this run.
-  const seen = new Map<string, { cause: Cause; scenarios: Set<string>; count: number }>();
+  const seen = new Map<string, { cause: Cause; scenarios: Set<string>; count: number; accepted: number }>();
   for (const r of all) {
     for (const d of r.differences) {
       if (!d.cause) continue;
-      const e = seen.get(d.cause.id) ?? { cause: d.cause, scenarios: new Set<string>(), count: 0 };
+      const e = seen.get(d.cause.id) ?? { cause: d.cause, scenarios: new Set<string>(), count: 0, accepted: 0 };
       e.scenarios.add(r.scenario.name);
       e.count++;
+      if (d.accepted) e.accepted++;
       seen.set(d.cause.id, e);
     }
   }
   if (seen.size > 0) {
     out.push('## Known causes of the differences in this run');
     out.push('');
-    out.push('| cause | kind | accepted | differing fields | scenarios |');
-    out.push('|---|---|---|---|---|');
-    for (const { cause, scenarios, count } of seen.values()) {
-      out.push(`| \`${cause.id}\` | ${cause.kind} | ${cause.accepted ? 'yes' : 'no'} | ${count} | ${esc([...scenarios].join(', '))} |`);
+    out.push('| cause | kind | differing fields (accepted) | scenarios |');
+    out.push('|---|---|---|---|');
+    for (const { cause, scenarios, count, accepted } of seen.values()) {
+      out.push(`| \`${cause.id}\` | ${cause.kind} | ${count} (${accepted}) | ${esc([...scenarios].join(', '))} |`);
     }
     out.push('');
     for (const { cause } of seen.values()) out.push(`- ${causeLine(cause)}`);
     out.push('');
   }
-  const unused = CAUSES.filter((c) => !seen.has(c.id));
-  if (unused.length > 0 && first?.mode === 'reference') {
-    out.push(`Causes listed in causes.ts that no difference matched in this run (fixed, or not exercised): ${unused.map((c) => `\`${c.id}\``).join(', ')}.`);
+  if ((results.stale ?? []).length > 0) {
+    out.push('## Stale causes (the run fails)');
+    out.push('');
+    out.push('No difference in this complete run matched these entries: kmock was fixed (remove the entry) or the scenario no longer shows it.');
+    out.push('');
+    for (const c of results.stale!) out.push(`- ${causeLine(c)}`);
     out.push('');
   }
 
@@ -117,6 +130,24 @@ export function renderConformanceReport(results: ConformanceResults): string {
     out.push(`| ${esc(r.scenario.name)} | ${esc(r.scenario.mirrors ?? '')} | ${verdict(r)} | ${r.differences.length === 0 ? '' : `${r.differences.length}: ${esc(causes)}`} | ${r.elapsedMs} ms |`);
   }
   out.push('');
+
+  const retried = results.scenarios.filter((r) => r.firstAttempt !== undefined);
+  if (retried.length > 0) {
+    out.push('## Scenarios retried');
+    out.push('');
+    out.push('Each failed its first attempt and was played once more; the table above shows the retry. The first failure:');
+    out.push('');
+    for (const r of retried) {
+      const f = r.firstAttempt!;
+      out.push(`### ${r.scenario.name} (first attempt: ${verdict(f)}; retry: ${verdict(r)})`);
+      out.push('');
+      for (const e of f.errors) out.push(`- runner error: ${esc(e.split('\n')[0])}`);
+      out.push('```');
+      out.push(formatDiff(f.differences.filter((d) => !d.accepted), f.transcripts[0], f.transcripts[1], f.targets));
+      out.push('```');
+      out.push('');
+    }
+  }
 
   const differing = results.scenarios.filter((r) => r.differences.length > 0 || r.errors.length > 0);
   if (differing.length > 0) {
@@ -162,6 +193,7 @@ export function renderConformanceReport(results: ConformanceResults): string {
       out.push(`| ${x.sequence.seed} | ${members} | ${x.sequence.actions.length} | ${verdict(x.result)}${x.flaky ? ` (first run differed at ${x.flaky.differences[0]?.request ?? '?'}, replay agreed: timing)` : ''} |`);
     }
     out.push('');
+    if (results.randomCoverage) out.push(results.randomCoverage, '');
     for (const x of results.random.filter((y) => y.result.differences.length > 0)) {
       const r = x.shrunk?.result ?? x.result;
       out.push(`### seed ${x.sequence.seed}`);

@@ -475,28 +475,38 @@ export async function runScenario(scenario: Scenario, target: Target, options: R
       }
       return;
     }
+    const r = readAnswer(o, frame);
+    events.push({ ...base, kind: 'response', response: r.json, note: r.note });
+    if (r.body !== undefined) lastRaw.set(s.name, r.body);
+  };
+
+  /**
+   * One answer frame for `o`, decoded as every read path does it: the correlation id must be the
+   * request's and bytes left after the body are shown as a field (so both are compared), then the
+   * step's capture runs. An undecodable frame is kept as hex with the reason.
+   */
+  const readAnswer = (o: Outstanding, frame: Buffer): { json: Json; body?: unknown; note?: string } => {
     let body: unknown;
+    let json: JsonObject;
     try {
       const decoded = decodeResponse(frame, o.api, o.decodeVersion);
       if (decoded.correlationId !== o.correlationId) {
         throw new Error(`correlation id ${decoded.correlationId}, expected ${o.correlationId}`);
       }
       body = decoded.body;
-      lastRaw.set(s.name, body);
-      const json = toJson(APIS[o.api].response.schema, body as object, o.decodeVersion);
+      json = toJson(APIS[o.api].response.schema, body as object, o.decodeVersion);
       if (decoded.trailingBytes !== 0) json['(trailing bytes)'] = decoded.trailingBytes;
-      events.push({ ...base, kind: 'response', response: json });
     } catch (e) {
-      events.push({ ...base, kind: 'response', response: { '(undecodable)': frame.toString('hex') }, note: String(e) });
-      return;
+      return { json: { '(undecodable)': frame.toString('hex') }, note: String(e) };
     }
     if (o.capture) {
       try {
         o.capture(body, ctx);
       } catch (e) {
-        events[events.length - 1].note = `capture failed: ${String(e)}`;
+        return { json, body, note: `capture failed: ${String(e)}` };
       }
     }
+    return { json, body };
   };
 
   try {
@@ -627,15 +637,8 @@ export async function runScenario(scenario: Scenario, target: Target, options: R
             }
           } else {
             s.outstanding.shift();
-            let json: Json;
-            try {
-              const d = decodeResponse(frame, o.api, o.decodeVersion);
-              json = toJson(APIS[o.api].response.schema, d.body as object, o.decodeVersion);
-              if (o.capture) o.capture(d.body, ctx);
-            } catch (e) {
-              json = { '(undecodable)': frame.toString('hex'), '(error)': String(e) };
-            }
-            events.push({ ...base, kind: 'response', response: json, note: 'answered while expected parked' });
+            const r = readAnswer(o, frame);
+            events.push({ ...base, kind: 'response', response: r.json, note: `answered while expected parked${r.note ? `; ${r.note}` : ''}` });
           }
           break;
         }
@@ -682,15 +685,8 @@ export async function runScenario(scenario: Scenario, target: Target, options: R
                 break;
               }
               s.outstanding.shift();
-              let json: Json;
-              try {
-                const d = decodeResponse(ready, o.api, o.decodeVersion);
-                json = toJson(APIS[o.api].response.schema, d.body as object, o.decodeVersion);
-                if (o.capture) o.capture(d.body, ctx);
-              } catch (e) {
-                json = { '(undecodable)': ready.toString('hex'), '(error)': String(e) };
-              }
-              events.push({ step: i, sendStep: o.sendStep, conn: s.name, api: apiName(o.api), apiKey: o.api, version: o.version, label: o.label, request: o.request, kind: 'response', response: json });
+              const r = readAnswer(o, ready);
+              events.push({ step: i, sendStep: o.sendStep, conn: s.name, api: apiName(o.api), apiKey: o.api, version: o.version, label: o.label, request: o.request, kind: 'response', response: r.json, note: r.note });
             }
           }
           break;
@@ -773,6 +769,11 @@ const NAMESPACED_LISTS: Record<string, Record<string, string>> = {
 export interface NormaliseOptions {
   ns: string;
   nodeId?: number;
+  /**
+   * The target's own bootstrap address ("host:port"): a host or port equal to it is the broker
+   * itself and becomes <host> / <port>; any other value (a wrong advertised address) is compared.
+   */
+  bootstrap?: string;
 }
 
 /** Symbol tables shared by every event of one transcript. */
@@ -908,19 +909,25 @@ function summariseTail(tail: Buffer, size: number | null, compressedBefore: bool
   return json;
 }
 
+function ownAddress(o: NormaliseOptions): { host: string; port: number } | undefined {
+  if (o.bootstrap === undefined) return undefined;
+  const i = o.bootstrap.lastIndexOf(':');
+  return { host: o.bootstrap.slice(0, i), port: Number(o.bootstrap.slice(i + 1)) };
+}
+
 function normaliseValue(v: Json, key: string, api: string, version: number, sym: Symbols, o: NormaliseOptions, depth: number): Json {
   if (typeof v === 'string') {
     let s = v.split(o.ns).join('');
     if (key === 'clusterId') return '<cluster-id>';
     if (key === 'topicId') return sym.topicId(s);
-    if (key === 'host' && s !== '') return '<host>';
+    if (key === 'host' && s !== '' && s === ownAddress(o)?.host) return '<host>';
     if (key === 'records') return normaliseValue(summariseRecords(s), 'batches', api, version, sym, o, depth + 1);
     if (UUID_SUFFIX.test(s)) s = sym.member(s);
     return s;
   }
   if (typeof v === 'number') {
     if (key === 'throttleTimeMs') return 0;
-    if (key === 'port' && v > 0) return '<port>';
+    if (key === 'port' && v > 0 && v === ownAddress(o)?.port) return '<port>';
     if (NODE_KEYS.has(key) && o.nodeId !== undefined && v === o.nodeId && !(api === 'FindCoordinator' && version >= 4 && depth === 0)) {
       return '<node>';
     }
@@ -940,9 +947,6 @@ function normaliseValue(v: Json, key: string, api: string, version: number, sym:
         const name = (e as JsonObject | null)?.[nsKey];
         return typeof name !== 'string' || name.startsWith(o.ns) || name.startsWith('__');
       });
-    }
-    if (api === 'ApiVersions' && key === 'apiKeys') {
-      items = items.filter((e) => (APIS as Record<number, unknown>)[(e as JsonObject).apiKey as number] !== undefined);
     }
     const sortKey = UNORDERED[api]?.[key];
     if (sortKey !== undefined) {
@@ -981,7 +985,7 @@ export interface NormalisedTranscript extends Transcript {
 /** Applies the normalisations to every request and response of a transcript (a copy). */
 export function normaliseTranscript(t: Transcript, options: Partial<NormaliseOptions> = {}): NormalisedTranscript {
   const ns = options.ns ?? t.ns ?? '';
-  const o: NormaliseOptions = { ns, nodeId: options.nodeId };
+  const o: NormaliseOptions = { ns, nodeId: options.nodeId, bootstrap: options.bootstrap };
   const sym = new Symbols();
   const events = t.events.map((e) => {
     const api = e.api ?? '';
@@ -1095,6 +1099,18 @@ function diffJson(a: Json | undefined, b: Json | undefined, path: string, out: A
   if (a === undefined && b === undefined) return;
   if (a !== undefined && b !== undefined && deepEqual(a, b)) return;
   if (Array.isArray(a) && Array.isArray(b)) {
+    const key = listKey(a, b);
+    if (key !== undefined) {
+      // Entries named by a key (apiKey, name, …): an entry one side lacks is one difference at
+      // its name, not a shift of every later position; an order that differs is one more.
+      const byKey = (l: Json[]) => new Map(l.map((e) => [String((e as JsonObject)[key]), e]));
+      const [ma, mb] = [byKey(a), byKey(b)];
+      for (const k of new Set([...ma.keys(), ...mb.keys()])) diffJson(ma.get(k), mb.get(k), `${path}[${key}=${k}]`, out);
+      const common = (m: Map<string, Json>, other: Map<string, Json>) => [...m.keys()].filter((k) => other.has(k));
+      const [oa, ob] = [common(ma, mb), common(mb, ma)];
+      if (oa.some((k, i) => k !== ob[i])) out.push({ path: `${path}(order by ${key})`, a: oa, b: ob });
+      return;
+    }
     const n = Math.max(a.length, b.length);
     if (a.length !== b.length) out.push({ path: `${path}.length`, a: a.length, b: b.length });
     for (let i = 0; i < n; i++) {
@@ -1114,6 +1130,27 @@ function diffJson(a: Json | undefined, b: Json | undefined, path: string, out: A
 
 /** Keys that name an element of a list, shown in diff paths ("apiKeys[apiKey=0]"). */
 const ELEMENT_KEYS = ['apiKey', 'name', 'topic', 'groupId', 'memberId', 'partitionIndex', 'index', 'partition', 'nodeId'];
+
+/**
+ * The key that names every entry of both lists, once per list (e.g. ApiVersions' apiKeys by
+ * apiKey, configs by name), or undefined: then the lists are compared position by position.
+ */
+function listKey(a: Json[], b: Json[]): string | undefined {
+  const all = [...a, ...b];
+  if (all.length === 0 || !all.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e))) return undefined;
+  return ELEMENT_KEYS.find((k) =>
+    [a, b].every((l) => {
+      const seen = new Set<string>();
+      for (const e of l) {
+        const v = (e as JsonObject)[k];
+        if (typeof v !== 'string' && typeof v !== 'number') return false;
+        if (seen.has(String(v))) return false;
+        seen.add(String(v));
+      }
+      return true;
+    }),
+  );
+}
 
 function elementLabel(a: Json, b: Json): string | undefined {
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) || Array.isArray(b)) return undefined;
