@@ -75,7 +75,7 @@ describe('normalisation', () => {
         ],
       },
     };
-    const n = normaliseTranscript(transcript('x', [e]), { ns, nodeId: 1 });
+    const n = normaliseTranscript(transcript('x', [e]), { ns, nodeId: 1, bootstrap: '127.0.0.1:4242' });
     expect(n.events[0].response).toEqual({
       clusterId: '<cluster-id>',
       brokers: [{ nodeId: '<node>', host: '<host>', port: '<port>' }],
@@ -84,6 +84,12 @@ describe('normalisation', () => {
         { name: 'u', topicId: 'topic-id#2' },
       ],
     });
+  });
+
+  it("keeps a host or port that is not the target's own bootstrap address (a wrong advertised listener shows)", () => {
+    const e: TranscriptEvent = { step: 0, conn: 'a', kind: 'response', api: 'Metadata', version: 12, response: { brokers: [{ nodeId: 1, host: 'localhost', port: 9092 }] } };
+    const n = normaliseTranscript(transcript('x', [e]), { ns, nodeId: 1, bootstrap: '127.0.0.1:4242' });
+    expect(n.events[0].response).toEqual({ brokers: [{ nodeId: '<node>', host: 'localhost', port: 9092 }] });
   });
 });
 

@@ -1,0 +1,99 @@
+// The conformance gate can fail: a deliberately broken kmock (support/mutations.ts) makes the
+// scenario that covers it fail at the broken field, and the cause rules cannot excuse a kmock bug,
+// an unscoped difference or a Kafka defect whose kmock side is not asserted. No Kafka needed: the
+// broken kmock is compared with a correct one here; main.ts runs the same mutations against the
+// real reference in CI.
+import { afterAll, describe, expect, it } from 'vitest';
+import { assertScoped, classifyWith, isAccepted, staleCauses, type Cause } from './causes.js';
+import { normaliseTranscript, type Difference, type NormalisedTranscript, type Transcript } from './runner.js';
+import { ALL_SCENARIOS } from './scenarios/index.js';
+import { MUTATIONS, mutatedKmockProvider } from './support/mutations.js';
+import { TargetPool, kmockProvider, runPair, scenarioFails, unexplained } from './suite.js';
+
+const pools: TargetPool[] = [];
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+describe('a broken kmock fails the gate', () => {
+  for (const m of MUTATIONS) {
+    it(`${m.id}: ${m.describe} fails ${m.scenario}`, async () => {
+      const scenario = ALL_SCENARIOS.find((s) => s.name === m.scenario)!;
+      expect(scenario, `scenario ${m.scenario}`).toBeDefined();
+      const pool = new TargetPool([mutatedKmockProvider(m), kmockProvider('kmock')]);
+      pools.push(pool);
+      const r = await runPair(scenario, pool);
+      expect(scenarioFails(r)).toBe(true);
+      expect(unexplained(r).map((d) => d.path)).toContainEqual(expect.stringMatching(m.path));
+    });
+  }
+
+  it('the same scenarios pass when nothing is broken (the check is not vacuous)', async () => {
+    const pool = new TargetPool([kmockProvider('kmock'), kmockProvider('kmock-2')]);
+    pools.push(pool);
+    for (const name of new Set(MUTATIONS.map((m) => m.scenario))) {
+      const r = await runPair(ALL_SCENARIOS.find((s) => s.name === name)!, pool);
+      expect(scenarioFails(r), name).toBe(false);
+    }
+  });
+});
+
+const diff = (over: Partial<Difference> = {}): Difference => ({
+  event: 0,
+  step: 0,
+  conn: 'a',
+  request: 'JoinGroup v5 (join a)',
+  path: 'response.errorCode',
+  a: 0,
+  b: -1,
+  messageOnly: false,
+  ...over,
+});
+
+function transcript(expect: unknown, response: unknown): NormalisedTranscript {
+  const t: Transcript = {
+    scenario: 's',
+    target: 'kmock',
+    events: [{ step: 0, conn: 'a', kind: 'response', api: 'JoinGroup', version: 5, response: response as never, expect: expect as never }],
+    vars: {},
+    elapsedMs: 0,
+  };
+  return normaliseTranscript(t, { ns: '' });
+}
+
+describe('cause rules', () => {
+  it('an entry without a path, or with neither a request, a scenario nor a condition, is refused', () => {
+    expect(() => assertScoped([{ id: 'x', kind: 'deliberate', request: /^Fetch/, cause: '' }])).toThrow(/not scoped: no path/);
+    expect(() => assertScoped([{ id: 'x', kind: 'deliberate', path: /errorCode/, cause: '' }])).toThrow(/not scoped/);
+    expect(() => assertScoped([{ id: 'x', kind: 'deliberate', path: /a/, request: /b/, cause: '' }, { id: 'x', kind: 'deliberate', path: /a/, request: /b/, cause: '' }])).toThrow(/twice/);
+  });
+
+  it('a known kmock bug matches but is never accepted', () => {
+    const bug: Cause = { id: 'b', kind: 'kmock-bug', request: /^JoinGroup/, path: /errorCode$/, cause: '' };
+    const c = classifyWith([bug], 's', diff(), 'reference');
+    expect(c?.cause?.id).toBe('b');
+    expect(c?.accepted).toBe(false);
+  });
+
+  it("a Kafka defect is accepted only where kmock's side meets a written expectation", () => {
+    const defect: Cause = { id: 'd', kind: 'kafka-defect', request: /^JoinGroup/, path: /errorCode$/, cause: '' };
+    const kafka = transcript(undefined, { errorCode: -1 });
+    expect(isAccepted(defect, diff(), { transcripts: [transcript(undefined, { errorCode: 0 }), kafka] })).toBe(false);
+    expect(isAccepted(defect, diff(), { transcripts: [transcript({ errorCode: 0 }, { errorCode: 0 }), kafka] })).toBe(true);
+    expect(isAccepted(defect, diff(), { transcripts: [transcript({ errorCode: 5 }, { errorCode: 0 }), kafka] })).toBe(false);
+    expect(isAccepted(defect, diff(), {})).toBe(false);
+  });
+
+  it('a condition narrows an entry to the values it explains', () => {
+    const c: Cause = { id: 'c', kind: 'deliberate', request: /^JoinGroup/, path: /errorCode$/, when: (d) => d.a === 70, cause: '' };
+    expect(classifyWith([c], 's', diff(), 'reference')).toBeUndefined();
+    expect(classifyWith([c], 's', diff({ a: 70 }), 'reference')?.accepted).toBe(true);
+  });
+
+  it('an entry no difference matched is stale', () => {
+    const used: Cause = { id: 'used', kind: 'deliberate', request: /^JoinGroup/, path: /errorCode$/, cause: '' };
+    const unused: Cause = { id: 'unused', kind: 'deliberate', request: /^Fetch/, path: /records$/, cause: '' };
+    const seen = [classifyWith([used, unused], 's', diff(), 'reference')!];
+    expect(staleCauses([used, unused], seen).map((c) => c.id)).toEqual(['unused']);
+  });
+});
