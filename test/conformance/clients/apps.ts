@@ -15,6 +15,14 @@ export interface ClientApp {
   describe: boolean;
   /** Can its admin remove a static member by instance id (KIP-345's admin path)? */
   remove: boolean;
+  /**
+   * Does its assignor deal the partitions out in an order the broker chose, one that Kafka takes
+   * from a hash map (the members of the JoinGroup answer, the partitions of a Metadata answer)?
+   * Which member gets which partition is then not comparable between brokers, only how many each
+   * gets. The other clients' assignors sort the members by member id (or instance id, both made
+   * by the broker from the client's ids) and the partitions by number.
+   */
+  assignmentFollowsBrokerOrder?: boolean;
   /** Session timeout for its consumers when the default (driver.ts) is too short for its start-up. */
   sessionTimeoutMs?: number;
   /** The argv prefix to which `<role> --bootstrap …` is appended, or why it cannot run here. */
@@ -29,7 +37,7 @@ function nodeApp(
   id: string,
   label: string,
   file: string,
-  caps: Pick<ClientApp, 'staticMembership' | 'describe' | 'remove' | 'sessionTimeoutMs'>,
+  caps: Pick<ClientApp, 'staticMembership' | 'describe' | 'remove' | 'sessionTimeoutMs' | 'assignmentFollowsBrokerOrder'>,
 ): ClientApp {
   return { id, label, ...caps, resolve: async () => ({ argv: [process.execPath, '--import', 'tsx', here(file)] }) };
 }
@@ -85,15 +93,24 @@ function javaApp(version: string): ClientApp {
 export const JAVA_CLIENT_VERSIONS = (process.env.KMOCK_MATRIX_JAVA ?? '3.9.1,4.4.0').split(',').filter(Boolean);
 
 export const CLIENT_APPS: ClientApp[] = [
-  nodeApp('kafkajs', 'kafkajs 2.2.4', 'kafkajs-app.ts', { staticMembership: false, describe: true, remove: false }),
+  // Its roundrobin assignor sorts the members but takes the partitions in the Metadata answer's order.
+  nodeApp('kafkajs', 'kafkajs 2.2.4', 'kafkajs-app.ts', { staticMembership: false, describe: true, remove: false, assignmentFollowsBrokerOrder: true }),
   // Loading @platformatic/kafka costs 2.5-3 s of CPU: on a loaded 2-core machine a restarted member
   // can take longer than 6 s to rejoin, which would expire its session and make the static restart
   // a rebalance on any broker.
-  nodeApp('platformatic', '@platformatic/kafka 1.35.0', 'platformatic-app.ts', { staticMembership: true, describe: true, remove: false, sessionTimeoutMs: 20_000 }),
-  // Debian's binding is confluent-kafka 1.7.0 on librdkafka 2.0.2: no describe_consumer_groups yet.
+  // Its roundrobin assignor takes the members in the JoinGroup answer's order.
+  nodeApp('platformatic', '@platformatic/kafka 1.35.0', 'platformatic-app.ts', {
+    staticMembership: true,
+    describe: true,
+    remove: false,
+    sessionTimeoutMs: 20_000,
+    assignmentFollowsBrokerOrder: true,
+  }),
+  // Debian's binding is confluent-kafka 1.7.0 on librdkafka 2.0.2: no describe_consumer_groups yet,
+  // but AdminClient.list_groups(group=G) describes a group (DescribeGroups v0: no instance ids).
   pythonApp('confluent', 'librdkafka 2.0.2 (python3-confluent-kafka 1.7.0)', 'confluent_app.py', 'confluent_kafka', 'python3-confluent-kafka', {
     staticMembership: true,
-    describe: false,
+    describe: true,
     remove: false,
   }),
   pythonApp('kcat', 'librdkafka 2.0.2 (kcat)', 'kcat_app.py', 'json', 'kcat', { staticMembership: true, describe: false, remove: false }, () =>

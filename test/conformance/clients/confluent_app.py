@@ -5,7 +5,7 @@
 #   confluent_app.py produce  --bootstrap B --topic T --from I --count N [--partitions P]
 #   confluent_app.py consume  --bootstrap B --topic T --group G --client-id C [--instance ID]
 #                             [--session-timeout-ms S] [--max-seconds M]
-#   confluent_app.py describe --bootstrap B --group G     (unsupported: exit 2, see describe())
+#   confluent_app.py describe --bootstrap B --group G     (AdminClient.list_groups, see describe())
 #   confluent_app.py remove   --bootstrap B --group G --instance ID   (unsupported: exit 2)
 #
 # One JSON object per line on stdout, flushed at once; librdkafka logs to stderr.
@@ -216,15 +216,52 @@ def consume(args):
 # describe / remove
 
 
+def assignment_topics(data):
+    """A ConsumerProtocol Assignment (int16 version, [topic string, [int32 partition]], user data)
+    as {topic: sorted partitions}; {} for an empty or unreadable assignment."""
+    import struct
+    out = {}
+    try:
+        pos = 2  # version
+        (ntopics,) = struct.unpack_from(">i", data, pos)
+        pos += 4
+        for _ in range(max(0, ntopics)):
+            (nlen,) = struct.unpack_from(">h", data, pos)
+            pos += 2
+            name = data[pos:pos + nlen].decode("utf-8", "replace")
+            pos += nlen
+            (nparts,) = struct.unpack_from(">i", data, pos)
+            pos += 4
+            out[name] = sorted(struct.unpack_from(">%di" % max(0, nparts), data, pos))
+            pos += 4 * max(0, nparts)
+    except (struct.error, TypeError):
+        return {}
+    return out
+
+
 def describe(args):
-    # python3-confluent-kafka 1.7.0 has no AdminClient.describe_consumer_groups (added in 2.0).
-    # Its AdminClient.list_groups(group=G) does describe a group (rd_kafka_list_groups, which
-    # sends DescribeGroups v0), but carries no group.instance.id, so it could not fill in
-    # "instanceId" for the static members this app creates.
-    emit({"event": "unsupported", "role": "describe",
-          "why": "python3-confluent-kafka 1.7.0 (librdkafka 2.0.2) has no describe_consumer_groups; "
-                 "list_groups() gives no group.instance.id"})
-    return 2
+    # python3-confluent-kafka 1.7.0 has no AdminClient.describe_consumer_groups (added in 2.0),
+    # but AdminClient.list_groups(group=G) describes one group: librdkafka's rd_kafka_list_groups
+    # sends ListGroups and then DescribeGroups v0 to the coordinator. DescribeGroups v0 carries no
+    # group.instance.id, so "instanceId" is null for every member (as for kafka-python), and each
+    # member's assignment comes as the raw ConsumerProtocol bytes, decoded here. The matrix's
+    # group consumes one topic, the only one in the assignments.
+    from confluent_kafka.admin import AdminClient
+    admin = AdminClient({"bootstrap.servers": args.bootstrap, "client.id": "matrix-confluent-admin"})
+    groups = admin.list_groups(group=args.group, timeout=30)
+    g = next((x for x in groups if x.id == args.group), None)
+    if g is None:
+        emit({"event": "error", "name": None, "message": "list_groups returned no group %s" % args.group})
+        return 1
+    if g.error is not None:
+        emit(error_obj("error", g.error))
+        return 1
+    members = [{"clientId": m.client_id, "instanceId": None,
+                "partitions": sorted(p for ps in assignment_topics(m.assignment).values() for p in ps)}
+               for m in g.members]
+    emit({"event": "group", "state": g.state, "protocolType": g.protocol_type, "protocol": g.protocol,
+          "members": members})
+    return 0
 
 
 def remove(args):

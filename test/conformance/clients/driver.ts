@@ -1,13 +1,25 @@
 // Plays the client-matrix app (PROTOCOL.md) of one client family against one broker, step by
-// step, and reduces what the processes printed to a small outcome per step. The outcomes hold
-// only what should not depend on timing (counts, keys, booleans, error names), so the outcome on
-// kmock can be compared with the outcome on a real Kafka; timings go into `info`.
+// step, and reduces what the processes printed (and what the broker answers to a few raw
+// requests) to a small outcome per step. An outcome holds what the *broker* decided (offsets,
+// records delivered and how often, assignments, rebalances each member saw, generations, error
+// names), never a constant that the driver's own waits already force; and only what is
+// deterministic on a correct broker, so that the outcome on kmock can be compared with the one on
+// a real Kafka. Timings go into `info`.
+//
+// Determinism is bought by ordering: members join one at a time (each join is exactly one
+// rebalance), records are produced only while no rebalance can happen, and every member commits
+// what it printed before the next rebalance, so a correct broker redelivers nothing. Where a
+// count would still depend on timing (the rebalances while several members close at once, say)
+// the outcome holds a difference around one event instead (the generations before and after a
+// leave), or nothing.
 import { randomBytes } from 'node:crypto';
 import {
   createCreateTopicsRequest,
   createDescribeGroupsRequest,
+  createListOffsetsRequest,
   createMetadataRequest,
   createMetadataRequestTopic,
+  createOffsetCommitRequest,
   createOffsetFetchRequest,
 } from '../../../src/codec/index.js';
 import { ClientProcess, type JsonEvent } from '../../support/clients/processes.js';
@@ -27,11 +39,15 @@ export type Outcome = Record<string, unknown>;
 
 export interface StepResult {
   step: StepName;
-  /** Compared between brokers. null when skipped. */
+  /** Compared between brokers. null when the step has no outcome (failed, n/a, not run). */
   outcome: Outcome | null;
-  /** Why the step did not run (client cannot do it, an earlier step failed). */
+  /** The step ran and failed: what it waited for in vain, or what went wrong. */
+  failed?: string;
+  /** The client cannot do this step (the only legitimate n/a): why. */
   skipped?: string;
-  /** Not compared: timings, duplicate deliveries after rebalances, … */
+  /** The step was not run because this earlier step failed. */
+  notRunBecause?: StepName;
+  /** Not compared: timings, … */
   info?: Record<string, unknown>;
   ms: number;
 }
@@ -40,14 +56,14 @@ export const STEPS = ['produce', 'group', 'describe', 'static-restart', 'fence',
 export type StepName = (typeof STEPS)[number];
 
 export const STEP_TITLES: Record<StepName, string> = {
-  produce: 'produce 30 (acks=all, explicit partitions)',
-  group: 'group of 3 consumes all 30, assignments partition the topic',
+  produce: 'produce 30 (acks=all, explicit partitions): the log end offsets',
+  group: 'members join one at a time (1, 2, 3): records delivered and how often, committed offsets, assignments, rebalances per member, generations',
   describe: "the client's admin describes the group",
-  'static-restart': 'a static member is killed and restarted with its instance id: no rebalance, same partitions',
-  fence: 'a second process takes a live instance id: who is fenced',
-  resume: 'commit, close all, produce 6 more, a new member reads exactly those 6',
-  leave: 'one of 3 members closes: the other 2 cover every partition',
-  remove: "a dead static member removed by instance id with the client's admin",
+  'static-restart': 'a static member is killed and restarted with its instance id: no rebalance (generation unchanged), same partitions, nothing re-read',
+  fence: 'a second process takes a live instance id: who is fenced, with which error, and no rebalance',
+  resume: 'commit, close all, produce 6 more, a new member reads exactly those 6 (once each)',
+  leave: 'one of 3 members closes: one rebalance, the other 2 cover every partition',
+  remove: "a dead static member removed by instance id with the client's admin: one rebalance",
 };
 
 export interface AppRun {
@@ -72,12 +88,12 @@ async function withClient<T>(bootstrap: string, f: (c: RawClient) => Promise<T>)
   }
 }
 
-async function createTopic(bootstrap: string, topic: string): Promise<void> {
+async function createTopic(bootstrap: string, topic: string, partitions: number): Promise<void> {
   await withClient(bootstrap, async (c) => {
     const res = await c.request(
       19,
       4,
-      createCreateTopicsRequest({ topics: [{ name: topic, numPartitions: PARTITIONS, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 15_000 }),
+      createCreateTopicsRequest({ topics: [{ name: topic, numPartitions: partitions, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 15_000 }),
     );
     const code = res.topics[0]?.errorCode;
     if (code !== 0) throw new Error(`CreateTopics ${topic}: error ${code}`);
@@ -85,12 +101,28 @@ async function createTopic(bootstrap: string, topic: string): Promise<void> {
     await waitFor(`leaders for ${topic}`, async () => {
       const md = await c.request(3, 1, createMetadataRequest({ topics: [createMetadataRequestTopic({ name: topic })] }));
       const t = md.topics[0];
-      return t !== undefined && t.errorCode === 0 && t.partitions.length === PARTITIONS && t.partitions.every((p) => p.leaderId >= 0);
+      return t !== undefined && t.errorCode === 0 && t.partitions.length === partitions && t.partitions.every((p) => p.leaderId >= 0);
     }, 30_000, 100);
   });
 }
 
-/** Committed offsets of `group` for the topic (partition → offset, -1 when none). */
+/** The log end offset of every partition of the topic (ListOffsets, latest). */
+async function endOffsets(bootstrap: string, topic: string): Promise<Record<number, number | string>> {
+  return withClient(bootstrap, async (c) => {
+    const res = await c.request(
+      2,
+      1,
+      createListOffsetsRequest({
+        replicaId: -1,
+        topics: [{ name: topic, partitions: Array.from({ length: PARTITIONS }, (_, i) => ({ partitionIndex: i, currentLeaderEpoch: -1, timestamp: -1n, maxNumOffsets: 1 })) }],
+      }),
+    );
+    const parts = res.topics[0]?.partitions ?? [];
+    return Object.fromEntries(parts.map((p) => [p.partitionIndex, p.errorCode === 0 ? Number(p.offset) : `error ${p.errorCode}`]));
+  });
+}
+
+/** Committed offsets of `group` for the topic as the broker has them (partition → offset, -1 when none). */
 async function committed(bootstrap: string, group: string, topic: string): Promise<Record<number, number>> {
   return withClient(bootstrap, async (c) =>
     waitFor(`committed offsets of ${group}`, async () => {
@@ -105,17 +137,60 @@ async function committed(bootstrap: string, group: string, topic: string): Promi
 interface GroupView {
   state: string;
   protocol: string;
-  members: { clientId: string; instanceId: string | null }[];
+  members: { memberId: string; clientId: string; instanceId: string | null }[];
+}
+
+async function describeOnce(c: RawClient, group: string): Promise<GroupView | undefined> {
+  const res = await c.request(15, 4, createDescribeGroupsRequest({ groups: [group] }));
+  const g = res.groups[0];
+  if (g === undefined || g.errorCode !== 0) return undefined;
+  return {
+    state: g.groupState,
+    protocol: g.protocolData,
+    members: g.members.map((m) => ({ memberId: m.memberId, clientId: m.clientId, instanceId: m.groupInstanceId })),
+  };
 }
 
 async function describeRaw(bootstrap: string, group: string): Promise<GroupView> {
+  return withClient(bootstrap, async (c) => waitFor(`DescribeGroups ${group}`, () => describeOnce(c, group), 30_000, 200));
+}
+
+const ILLEGAL_GENERATION = 22;
+
+/**
+ * The group's generation as the broker has it. No API tells it to a non-member, so the driver
+ * asks the way a member would be judged: an OffsetCommit, in a member's name (from
+ * DescribeGroups), for partition 0 of a probe topic no member consumes, with generation 1, 2, …:
+ * the broker answers ILLEGAL_GENERATION to every generation but the current one, and commits the
+ * probe offset (and counts it as the member's heartbeat: harmless while every member is alive,
+ * which is the only time this is asked) for the current one. Waits for a Stable group first.
+ * `prefer`: client ids to take the member from, in order (a live member, never a killed one).
+ */
+async function generationOf(bootstrap: string, group: string, probeTopic: string, prefer: string[]): Promise<number> {
   return withClient(bootstrap, async (c) =>
-    waitFor(`DescribeGroups ${group}`, async () => {
-      const res = await c.request(15, 4, createDescribeGroupsRequest({ groups: [group] }));
-      const g = res.groups[0];
-      if (g === undefined || g.errorCode !== 0) return undefined;
-      return { state: g.groupState, protocol: g.protocolData, members: g.members.map((m) => ({ clientId: m.clientId, instanceId: m.groupInstanceId })) };
-    }, 30_000, 200),
+    waitFor(`the generation of ${group} (Stable)`, async () => {
+      const view = await describeOnce(c, group);
+      if (view === undefined || view.state !== 'Stable') return undefined;
+      const m = prefer.map((id) => view.members.find((x) => x.clientId === id)).find((x) => x !== undefined);
+      if (m === undefined) throw new Error(`none of ${prefer.join(', ')} is a member: ${view.members.map((x) => x.clientId).join(', ')}`);
+      for (let generation = 1; generation <= 100; generation++) {
+        const res = await c.request(
+          8,
+          8,
+          createOffsetCommitRequest({
+            groupId: group,
+            generationIdOrMemberEpoch: generation,
+            memberId: m.memberId,
+            groupInstanceId: m.instanceId,
+            topics: [{ name: probeTopic, partitions: [{ partitionIndex: 0, committedOffset: 0n, committedLeaderEpoch: -1, commitTimestamp: -1n, committedMetadata: '' }] }],
+          }),
+        );
+        const code = res.topics[0]?.partitions[0]?.errorCode;
+        if (code === 0) return generation;
+        if (code !== ILLEGAL_GENERATION) return undefined; // a rebalance began, or the member went: look again
+      }
+      throw new Error('no generation from 1 to 100 accepted');
+    }, WAIT_MS, 200),
   );
 }
 
@@ -135,8 +210,14 @@ function keysRead(ps: ClientProcess[]): string[] {
   return ps.flatMap((p) => p.ofType('message').map((e) => String(e.key)));
 }
 
-function rebalanceEvents(p: ClientProcess, from: number): JsonEvent[] {
-  return p.events.slice(from).filter((e) => e.event === 'assigned' || e.event === 'revoked' || e.event === 'lost');
+/** `assigned` events of p at index >= from: the rebalances p took part in (eager: one each). */
+function assignedSince(p: ClientProcess, from = 0): number {
+  return p.events.slice(from).filter((e) => e.event === 'assigned').length;
+}
+
+/** Records p printed at index >= from. */
+function messagesSince(p: ClientProcess, from = 0): JsonEvent[] {
+  return p.events.slice(from).filter((e) => e.event === 'message');
 }
 
 function failure(p: ClientProcess): JsonEvent | undefined {
@@ -149,8 +230,34 @@ function partitioned(ps: ClientProcess[]): boolean {
   return all.length === PARTITIONS && new Set(all).size === PARTITIONS && ps.every((p) => holding(p).length > 0);
 }
 
+/** The highest offset each partition was reported committed at by these members (their `committed` lines). */
+function clientCommitted(ps: ClientProcess[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const p of ps) for (const e of p.ofType('committed')) for (const [k, v] of Object.entries(e.offsets as Record<string, number>)) out[Number(k)] = Math.max(out[Number(k)] ?? -1, v);
+  return out;
+}
+
+function offsetsAre(o: Record<number, number>, each: number): boolean {
+  return Array.from({ length: PARTITIONS }, (_, i) => o[i] === each).every(Boolean);
+}
+
 function keyRange(from: number, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `k${from + i}`);
+}
+
+const byKeyNumber = (a: string, b: string) => Number(a.slice(1)) - Number(b.slice(1));
+
+/** Every delivery, per partition in the order printed: "offset:key" (a redelivery shows twice). */
+function deliveries(ps: ClientProcess[]): Record<string, string> {
+  const out: Record<string, string[]> = {};
+  for (const p of ps) for (const e of p.ofType('message')) (out[String(e.partition)] ??= []).push(`${e.offset}:${e.key}`);
+  for (const list of Object.values(out)) list.sort((a, b) => Number(a.split(':')[0]) - Number(b.split(':')[0]));
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.join(' ')]));
+}
+
+/** Throws when a member has exited (so that a wait reports the exit, not just its timeout). */
+function alive(ps: ClientProcess[]): void {
+  for (const p of ps) if (!p.running) throw new Error(`${p.name} exited: ${p.describe().slice(-500)}`);
 }
 
 // ---- one run -------------------------------------------------------------------------------------
@@ -163,6 +270,7 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
   const sessionMs = app.sessionTimeoutMs ?? SESSION_TIMEOUT_MS;
   const ns = `matrix-${app.id.replace(/\W/g, '')}-${randomBytes(3).toString('hex')}`;
   const topic = `${ns}-t`;
+  const probeTopic = `${ns}-probe`;
   const group = `${ns}-g`;
   const bootstrap = broker.bootstrap;
   const processes: ClientProcess[] = [];
@@ -193,12 +301,34 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
   const stop = async (p: ClientProcess): Promise<void> => {
     await p.kill('SIGTERM', 30_000);
   };
+  const shortName = (p: ClientProcess) => p.name.replace(/^.*:/, '');
+  /** Waits for `check`, failing at once when one of `members` exits. */
+  const until = async <T>(what: string, members: ClientProcess[], check: () => T | undefined | false | Promise<T | undefined | false>, ms = WAIT_MS): Promise<T> => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const dead = members.find((p) => !p.running);
+      if (dead) throw new Error(`${shortName(dead)} exited (code ${dead.exitCode}) while waiting for ${what}`);
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+      if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+      await sleep(100);
+    }
+  };
+  const generation = (...prefer: string[]) => generationOf(bootstrap, group, probeTopic, prefer);
+  /** Who holds what: per member where the client's assignor is deterministic, else only the sizes. */
+  const assignment = (ps: ClientProcess[]): unknown =>
+    app.assignmentFollowsBrokerOrder
+      ? ps.map((p) => holding(p).length).sort((a, b) => a - b)
+      : Object.fromEntries(ps.map((p) => [shortName(p), holding(p)]));
+  /** Three heartbeat intervals (the apps heartbeat at a tenth of the session timeout): long enough for
+   *  every member to hear of a rebalance, had there been one. */
+  const heartbeats = () => sleep((3 * sessionMs) / 10);
 
-  let blocked: string | undefined;
+  let blocked: StepName | undefined;
   const step = async (name: StepName, body: () => Promise<{ outcome: Outcome; info?: Record<string, unknown> } | { skipped: string }>) => {
     const t0 = Date.now();
     if (blocked !== undefined) {
-      steps.push({ step: name, outcome: null, skipped: blocked, ms: 0 });
+      steps.push({ step: name, outcome: null, notRunBecause: blocked, ms: 0 });
       return;
     }
     try {
@@ -207,9 +337,8 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
       else steps.push({ step: name, outcome: r.outcome, info: r.info, ms: Date.now() - t0 });
     } catch (e) {
       const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      // A failed step is an outcome too (it is compared): the text is reduced to what it waited for.
-      steps.push({ step: name, outcome: { failed: message.replace(/ \(last error.*$/, '').replace(/matrix-\S+/g, 'X') }, ms: Date.now() - t0 });
-      blocked = `"${name}" failed`;
+      steps.push({ step: name, outcome: null, failed: message.replace(/ \(last error.*$/, '').replace(/matrix-\S+/g, 'X'), ms: Date.now() - t0 });
+      blocked = name;
     }
   };
 
@@ -217,32 +346,62 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
   let c4: ClientProcess;
   const instance = (n: number) => (app.staticMembership ? `${ns}-i${n}` : undefined);
   try {
-    await createTopic(bootstrap, topic);
-
     await step('produce', async () => {
+      await createTopic(bootstrap, topic, PARTITIONS);
+      await createTopic(bootstrap, probeTopic, 1);
       await produce(0, 30);
-      return { outcome: { produced: 30 } };
+      // What the broker appended: a broker that acknowledged records it did not keep (or put them in
+      // the wrong partition) ends elsewhere than 10/10/10.
+      return { outcome: { endOffsets: await endOffsets(bootstrap, topic) } };
     });
 
     await step('group', async () => {
+      // c1 alone: it gets every partition and reads and commits all 30 before anyone else joins,
+      // so that a correct broker redelivers nothing at the two rebalances that follow.
       c1 = consumer('c1', instance(1));
+      await until('c1 alone holding the 3 partitions and reading every record', [c1], () =>
+        holding(c1).length === PARTITIONS && keyRange(0, 30).every((k) => keysRead([c1]).includes(k)));
+      await until('c1 reporting offsets 10/10/10 committed', [c1], () => offsetsAre(clientCommitted([c1]), 10));
+      // What the broker stored of c1's commits (the wait above is on what c1 was told).
+      const committedByBroker = await committed(bootstrap, group, topic);
+      const generations = [await generation('c1')];
+      const assignments: unknown[] = [assignment([c1])];
+      // Then c2, then c3: each join is one rebalance, in which every member gets a new assignment.
+      const join = async (newcomer: ClientProcess, members: ClientProcess[]) => {
+        const marks = members.map((p) => p.events.length);
+        await until(`${members.map(shortName).join(', ')} reassigned with ${shortName(newcomer)}`, [...members, newcomer], () =>
+          members.every((p, i) => assignedSince(p, marks[i]) > 0) && assignedSince(newcomer) > 0 && partitioned([...members, newcomer]));
+        generations.push(await generation('c1'));
+        assignments.push(assignment([...members, newcomer]));
+      };
       c2 = consumer('c2', instance(2));
+      await join(c2, [c1]);
       c3 = consumer('c3', instance(3));
+      await join(c3, [c1, c2]);
+      // Rebalances are heard through heartbeats: give a broker that rebalances once too often the time to show it.
+      await heartbeats();
       const group3 = [c1, c2, c3];
-      await waitFor('3 members holding the 3 partitions and every record read', () => {
-        for (const p of group3) if (!p.running) throw new Error(`${p.name} exited: ${p.describe().slice(-500)}`);
-        return partitioned(group3) && keyRange(0, 30).every((k) => keysRead(group3).includes(k));
-      }, WAIT_MS);
-      await waitFor('offsets 10/10/10 committed', async () => JSON.stringify(await committed(bootstrap, group, topic)) === JSON.stringify({ 0: 10, 1: 10, 2: 10 }), WAIT_MS, 250);
       const read = keysRead(group3);
       return {
-        outcome: { members: 3, partitionsPerMember: group3.map((p) => holding(p).length).sort(), distinctRecordsRead: new Set(read).size, committed: '10/10/10' },
+        outcome: {
+          // Which record each partition delivered at each offset, and every redelivery (none, as
+          // everything was committed before each rebalance).
+          delivered: deliveries(group3),
+          redeliveries: read.length - new Set(read).size,
+          committedByBroker,
+          // One generation per join: 1, 2, 3 (a broker that bumps twice, or rebalances again, differs).
+          generations,
+          // Rebalances each member took part in: c1 all three, c2 two, c3 one.
+          assignedEvents: Object.fromEntries(group3.map((p) => [shortName(p), assignedSince(p)])),
+          // The assignment after each join (what SyncGroup handed to whom).
+          assignments,
+        },
         info: { deliveries: read.length },
       };
     });
 
     await step('describe', async () => {
-      if (!app.describe) return { skipped: `${app.label} has no describe-group admin call in this app` };
+      if (!app.describe) return { skipped: `${app.label} has no describe-group admin call` };
       const r = await once('describe', 'describe', ['--group', group]);
       if (r.last?.event === 'unsupported') return { skipped: String(r.last.why ?? 'unsupported') };
       if (r.code !== 0 || r.last?.event !== 'group') throw new Error(`describe failed: ${JSON.stringify(r.last)} (exit ${r.code})`);
@@ -252,7 +411,11 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
           state: r.last.state,
           protocolType: r.last.protocolType,
           protocol: r.last.protocol,
-          members: members.map((m) => `${m.clientId}${m.instanceId ? ' (static)' : ''}: ${m.partitions.length} partition(s)`).sort(),
+          // Each member's assignment as the broker keeps it (the partitions themselves where the
+          // client's assignor is deterministic).
+          members: members
+            .map((m) => `${m.clientId}${m.instanceId ? ' (static)' : ''}: ${app.assignmentFollowsBrokerOrder ? `${m.partitions.length} partition(s)` : JSON.stringify(m.partitions)}`)
+            .sort(),
         },
       };
     });
@@ -260,19 +423,22 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
     await step('static-restart', async () => {
       if (!app.staticMembership) return { skipped: `${app.label} has no static membership` };
       const before = holding(c2);
+      const generationBefore = await generation('c1');
       const marks = [c1.events.length, c3.events.length];
       await c2.kill('SIGKILL');
       const t0 = Date.now();
       c2 = consumer('c2', instance(2));
       await c2.waitForEvent('assignment after restart', (e) => e.event === 'assigned', WAIT_MS);
       const restartMs = Date.now() - t0;
-      // Long enough for the survivors to hear of a rebalance through a heartbeat, had there been one.
-      // (three heartbeat intervals: the apps heartbeat at a tenth of the session timeout)
-      await sleep((3 * sessionMs) / 10);
+      await heartbeats();
       return {
         outcome: {
+          // Kafka hands a static member that rejoins within its session its old assignment, at the
+          // same generation, and tells no one else.
           samePartitions: JSON.stringify(holding(c2)) === JSON.stringify(before),
-          survivorsSawRebalance: rebalanceEvents(c1, marks[0]).length + rebalanceEvents(c3, marks[1]).length > 0,
+          generationChange: (await generation('c1')) - generationBefore,
+          survivorsRebalanceEvents: { c1: c1.events.slice(marks[0]).filter(isRebalance).length, c3: c3.events.slice(marks[1]).filter(isRebalance).length },
+          // From the committed offsets: nothing.
           reReadAfterRestart: c2.ofType('message').length,
         },
         info: { restartToAssignmentMs: restartMs },
@@ -281,6 +447,9 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
 
     await step('fence', async () => {
       if (!app.staticMembership) return { skipped: `${app.label} has no static membership` };
+      const before = holding(c2);
+      const generationBefore = await generation('c1');
+      const marks = [c1.events.length, c3.events.length];
       const intruder = consumer('c2-dup', instance(2));
       const fenced = await waitFor('one of the two processes with the same instance id to fail', () => {
         const a = failure(c2);
@@ -292,54 +461,90 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
       // Whichever survives keeps serving; the failed one has exited.
       const survivor = [c2, intruder].find((p) => p.running);
       if (survivor) c2 = survivor;
-      return { outcome: { fenced: fenced.who, error: fenced.name } };
+      await until('the surviving holder of the instance id to hold partitions', [], () => !survivor || holding(survivor).length > 0);
+      await heartbeats();
+      return {
+        outcome: {
+          fenced: fenced.who,
+          error: fenced.name,
+          // The instance id's partitions stay with whoever holds it now, with no rebalance.
+          survivorHoldsTheSamePartitions: survivor !== undefined && JSON.stringify(holding(survivor)) === JSON.stringify(before),
+          generationChange: (await generation('c1')) - generationBefore,
+          othersRebalanceEvents: { c1: c1.events.slice(marks[0]).filter(isRebalance).length, c3: c3.events.slice(marks[1]).filter(isRebalance).length },
+        },
+      };
     });
 
     await step('resume', async () => {
-      await produce(30, 9);
       const members = running();
-      await waitFor('the 9 new records read and offsets 13/13/13 committed', async () =>
-        keyRange(30, 9).every((k) => keysRead(members).includes(k)) &&
-        JSON.stringify(await committed(bootstrap, group, topic)) === JSON.stringify({ 0: 13, 1: 13, 2: 13 }), WAIT_MS, 250);
+      const marks = members.map((p) => p.events.length);
+      await produce(30, 9);
+      await until('the 9 new records read and reported committed at 13/13/13', members, () =>
+        keyRange(30, 9).every((k) => keysRead(members).includes(k)) && offsetsAre(clientCommitted(members), 13));
+      const committedAfterNine = await committed(bootstrap, group, topic);
+      // The group is stable while the 9 are produced: each is delivered exactly once.
+      const nineDelivered = members.reduce((n, p, i) => n + messagesSince(p, marks[i]).length, 0);
       await Promise.all(members.map(stop));
       const cleanCloses = members.filter((p) => p.ofType('closed').length > 0 && p.exitCode === 0).length;
       await sleep(500);
+      // Dynamic members have left (Empty, no members); static ones have not (their sessions run on).
       const afterClose = await describeRaw(bootstrap, group);
-      // Static members do not leave on close: the group empties when their sessions expire.
+      // (How many rebalances the closes cause depends on the order the members' LeaveGroups or
+      // session expiries arrive in: the generation here is not compared.)
       const t0 = Date.now();
       await waitFor('the group to become Empty', async () => (await describeRaw(bootstrap, group)).state === 'Empty', sessionMs + WAIT_MS, 250);
       const emptyAfterMs = Date.now() - t0;
       await produce(39, 6);
       c4 = consumer('c4');
-      await waitFor('the 6 new records read and offsets 15/15/15 committed', async () =>
-        keyRange(39, 6).every((k) => keysRead([c4]).includes(k)) &&
-        JSON.stringify(await committed(bootstrap, group, topic)) === JSON.stringify({ 0: 15, 1: 15, 2: 15 }), WAIT_MS, 250);
+      await until('c4 reading the 6 new records and reporting 15/15/15 committed', [c4], () =>
+        keyRange(39, 6).every((k) => keysRead([c4]).includes(k)) && offsetsAre(clientCommitted([c4]), 15));
       await sleep(300);
       return {
         outcome: {
+          committedAfterNine,
+          nineDelivered,
           closedCleanly: `${cleanCloses}/${members.length}`,
           membersRightAfterClose: afterClose.members.length,
           stateRightAfterClose: afterClose.state,
-          readAfterResume: [...new Set(keysRead([c4]))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
+          // Every record c4 got, redeliveries included: from the committed offsets, exactly the 6 new ones.
+          readAfterResume: keysRead([c4]).sort(byKeyNumber),
+          committedAfterResume: await committed(bootstrap, group, topic),
         },
         info: { emptyAfterMs },
       };
     });
 
     await step('leave', async () => {
+      const c4Mark = c4.events.length;
       const c5 = consumer('c5');
       const c6 = consumer('c6');
-      await waitFor('c4, c5, c6 holding one partition each', () => partitioned([c4, c5, c6]), WAIT_MS);
+      // (c5 and c6 join together: whether that takes one rebalance or two is timing, not compared.)
+      await until('c4, c5, c6 holding one partition each', [c4, c5, c6], () => partitioned([c4, c5, c6]));
+      const generationBefore = await generation('c4', 'c6');
+      const marks = [c4.events.length, c6.events.length];
       const t0 = Date.now();
       await stop(c5);
-      await waitFor('c4 and c6 holding all partitions', () => partitioned([c4, c6]), WAIT_MS);
+      await until('c4 and c6 reassigned and holding all partitions', [c4, c6], () =>
+        assignedSince(c4, marks[0]) > 0 && assignedSince(c6, marks[1]) > 0 && partitioned([c4, c6]));
+      const coveredMs = Date.now() - t0;
       const view = await waitFor('a Stable group', async () => {
         const v = await describeRaw(bootstrap, group);
         return v.state === 'Stable' ? v : undefined;
       }, WAIT_MS, 200);
+      const generationAfter = await generation('c4', 'c6');
+      await heartbeats();
       return {
-        outcome: { leaverClosedCleanly: c5.ofType('closed').length > 0 && c5.exitCode === 0, membersAfter: view.members.length, coveredByTheOtherTwo: true },
-        info: { coveredAfterMs: Date.now() - t0 },
+        outcome: {
+          leaverClosedCleanly: c5.ofType('closed').length > 0 && c5.exitCode === 0,
+          membersAfter: view.members.length,
+          // The LeaveGroup is one rebalance: one generation, one new assignment for each of the two.
+          generationChange: generationAfter - generationBefore,
+          survivorsAssignedEvents: { c4: assignedSince(c4, marks[0]), c6: assignedSince(c6, marks[1]) },
+          assignment: assignment([c4, c6]),
+          // Everything was committed: the newcomers and the rebalance redeliver nothing.
+          delivered: messagesSince(c4, c4Mark).length + messagesSince(c5).length + messagesSince(c6).length,
+        },
+        info: { coveredAfterMs: coveredMs },
       };
     });
 
@@ -347,20 +552,26 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
       if (!app.remove) return { skipped: `${app.label} cannot remove members by instance id` };
       const others = running();
       const c7 = consumer('c7', instance(7));
-      await waitFor('3 members holding one partition each', () => partitioned([...others, c7]), WAIT_MS);
+      await until('3 members holding one partition each', [...others, c7], () => partitioned([...others, c7]));
+      const generationBefore = await generation(...others.map(shortName));
+      const marks = others.map((p) => p.events.length);
       await c7.kill('SIGKILL');
       const t0 = Date.now();
       const removed = await once('remove', 'remove', ['--group', group, '--instance', instance(7)!]);
       if (removed.last?.event !== 'removed') throw new Error(`remove failed: ${JSON.stringify(removed.last)} (exit ${removed.code})`);
-      await waitFor('the other 2 holding all partitions', () => partitioned(others), WAIT_MS);
+      await until('the other 2 reassigned and holding all partitions', others, () =>
+        others.every((p, i) => assignedSince(p, marks[i]) > 0) && partitioned(others));
       const coveredMs = Date.now() - t0;
       const unknown = await once('remove-unknown', 'remove', ['--group', group, '--instance', `${ns}-nobody`]);
       const view = await describeRaw(bootstrap, group);
+      const generationAfter = await generation(...others.map(shortName));
       return {
         outcome: {
           removeError: removed.last.error ?? null,
           // Faster than the dead member's session would have expired: the removal itself rebalanced.
           rebalancedBeforeSessionTimeout: coveredMs < sessionMs,
+          generationChange: generationAfter - generationBefore,
+          survivorsAssignedEvents: Object.fromEntries(others.map((p, i) => [shortName(p), assignedSince(p, marks[i])])),
           membersAfter: view.members.length,
           unknownInstanceError: unknown.last?.error ?? JSON.stringify(unknown.last),
         },
@@ -377,4 +588,8 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
     transcript: processes.map((p) => p.describe()).join('\n'),
     ms: Date.now() - started,
   };
+}
+
+function isRebalance(e: JsonEvent): boolean {
+  return e.event === 'assigned' || e.event === 'revoked' || e.event === 'lost';
 }

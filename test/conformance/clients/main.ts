@@ -2,6 +2,10 @@
 //
 //   tsx test/conformance/clients/main.ts [--clients kafkajs,java-3.9.1] [--kafka 3.9.1,4.4.0 | --no-reference]
 //                                        [--out /tmp/matrix.md] [--transcripts]
+//
+// Exit code 1 when a comparison fails (matrix.ts's matrixFails): outcomes that differ unexplained,
+// a step failed on both brokers, steps not run after a failure, or no reference Kafka (a version
+// that could not start, or --no-reference: kmock's run is then shown but compared with nothing).
 import { writeFile } from 'node:fs/promises';
 import { CLIENT_APPS } from './apps.js';
 import { matrixFails, renderMatrix, runMatrix, startMatrixBrokers } from './matrix.js';

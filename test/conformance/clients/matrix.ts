@@ -4,16 +4,29 @@ import { startKmock } from '../../../src/broker/server.js';
 import { kmockOptions } from '../suite.js';
 import { startReferenceKafkaOrReason } from '../support/reference.js';
 import type { ClientApp } from './apps.js';
-import { MATRIX_BROKER_SETTINGS, runApp, STEP_TITLES, STEPS, type AppRun, type StepName } from './driver.js';
+import { MATRIX_BROKER_SETTINGS, runApp, STEP_TITLES, STEPS, type AppRun, type StepName, type StepResult } from './driver.js';
 import { CLIENT_CAUSES, type ClientCause } from './causes.js';
 
 export interface MatrixBroker {
   name: string;
   bootstrap: string;
+  /** A reference Kafka that could not be started: why. Nothing runs on it; every comparison with it fails. */
+  missing?: string;
   stop(): Promise<void>;
 }
 
-export type StepVerdict = 'agree' | 'differ' | 'n/a' | 'not run';
+/**
+ * - agree: both brokers' outcomes are equal;
+ * - differ: they are not (or the step failed, or was skipped, on one broker only);
+ * - both failed: the step failed on both brokers (nothing was compared: a failure, never agree);
+ * - not run: an earlier step failed on one broker or both, so this one never ran (a failure);
+ * - n/a: the client cannot do the step at all (skipped on both for that reason: the only pass without a comparison);
+ * - no reference: there was no reference Kafka to compare with (a failure).
+ */
+export type StepVerdict = 'agree' | 'differ' | 'both failed' | 'not run' | 'n/a' | 'no reference';
+
+/** Verdicts that fail the matrix whatever the causes say. */
+const FAILING: ReadonlySet<StepVerdict> = new Set(['both failed', 'not run', 'no reference']);
 
 export interface StepComparison {
   step: StepName;
@@ -49,10 +62,19 @@ export async function startMatrixBrokers(versions: string[]): Promise<{ brokers:
   const missing: { version: string; reason: string }[] = [];
   const started = await Promise.all(versions.map((version) => startReferenceKafkaOrReason({ version, settings: MATRIX_BROKER_SETTINGS })));
   started.forEach((r, i) => {
-    if (r.kafka === null) missing.push({ version: versions[i], reason: r.reason });
-    else brokers.push({ name: `kafka-${r.kafka.version}`, bootstrap: r.kafka.bootstrapServers, stop: () => r.kafka!.stop() });
+    if (r.kafka === null) {
+      missing.push({ version: versions[i], reason: r.reason });
+      // Kept in the list, so that runMatrix reports every app against it as "no reference" (a
+      // failure) instead of leaving kmock compared with nothing.
+      brokers.push(missingReference(versions[i], r.reason));
+    } else brokers.push({ name: `kafka-${r.kafka.version}`, bootstrap: r.kafka.bootstrapServers, stop: () => r.kafka!.stop() });
   });
   return { brokers, missing };
+}
+
+/** The stand-in for a reference Kafka that could not be started. */
+export function missingReference(version: string, reason: string): MatrixBroker {
+  return { name: `kafka-${version}`, bootstrap: '', missing: reason, stop: async () => undefined };
 }
 
 /** A JSON form with sorted keys, so that equal outcomes compare equal whatever their key order. */
@@ -62,17 +84,42 @@ function canonical(v: unknown): string {
   );
 }
 
+function stepState(s: StepResult | undefined): string {
+  if (s === undefined) return 'not run: the run ended before this step';
+  if (s.notRunBecause !== undefined) return `not run: "${s.notRunBecause}" failed`;
+  if (s.failed !== undefined) return `failed: ${s.failed}`;
+  if (s.skipped !== undefined) return `n/a: ${s.skipped}`;
+  return 'ok';
+}
+
+/** One step's verdict from its result on kmock and on the reference (the rules at StepVerdict). */
+export function compareStep(app: ClientApp, step: StepName, a: StepResult | undefined, b: StepResult | undefined, reference: string): StepComparison {
+  const shown = (s: StepResult | undefined) => (s?.outcome != null ? s.outcome : stepState(s));
+  const base = { step, kmock: shown(a), kafka: shown(b) };
+  const notRun = (s: StepResult | undefined) => s === undefined || s.notRunBecause !== undefined;
+  if (notRun(a) || notRun(b)) return { ...base, verdict: 'not run' };
+  if (a!.failed !== undefined && b!.failed !== undefined) return { ...base, verdict: 'both failed' };
+  if (a!.skipped !== undefined && b!.skipped !== undefined) return { ...base, verdict: 'n/a' };
+  const verdict = a!.outcome !== null && b!.outcome !== null && canonical(a!.outcome) === canonical(b!.outcome) ? 'agree' : 'differ';
+  const cause = verdict === 'differ' ? CLIENT_CAUSES.find((c) => c.app.test(app.id) && c.step === step && c.reference.test(reference)) : undefined;
+  return { ...base, verdict, cause };
+}
+
 export function compareRuns(app: ClientApp, kmockRun: AppRun, kafkaRun: AppRun): MatrixComparison {
+  const steps = STEPS.map((step) =>
+    compareStep(app, step, kmockRun.steps.find((s) => s.step === step), kafkaRun.steps.find((s) => s.step === step), kafkaRun.broker),
+  );
+  return { app, reference: kafkaRun.broker, steps, kmockRun, kafkaRun };
+}
+
+/** kmock's run with no reference to compare it with: every step "no reference" (a failure). */
+export function noReferenceComparison(app: ClientApp, kmockRun: AppRun, reference: string, reason: string): MatrixComparison {
+  const kafkaRun: AppRun = { app: app.id, broker: reference, steps: [], unavailable: reason, transcript: '', ms: 0 };
   const steps = STEPS.map((step): StepComparison => {
     const a = kmockRun.steps.find((s) => s.step === step);
-    const b = kafkaRun.steps.find((s) => s.step === step);
-    if (a === undefined || b === undefined) return { step, verdict: 'not run', kmock: a?.outcome ?? null, kafka: b?.outcome ?? null };
-    if (a.outcome === null && b.outcome === null) return { step, verdict: 'n/a', kmock: a.skipped, kafka: b.skipped };
-    const verdict = canonical(a.outcome) === canonical(b.outcome) ? 'agree' : 'differ';
-    const cause = verdict === 'differ' ? CLIENT_CAUSES.find((c) => c.app.test(app.id) && c.step === step && c.reference.test(kafkaRun.broker)) : undefined;
-    return { step, verdict, kmock: a.outcome ?? a.skipped, kafka: b.outcome ?? b.skipped, cause };
+    return { step, verdict: 'no reference', kmock: a?.outcome ?? stepState(a), kafka: `no reference: ${reason}` };
   });
-  return { app, reference: kafkaRun.broker, steps, kmockRun, kafkaRun };
+  return { app, reference, steps, kmockRun, kafkaRun };
 }
 
 /**
@@ -83,20 +130,23 @@ export async function runMatrix(
   apps: ClientApp[],
   brokers: MatrixBroker[],
   log: (line: string) => void = () => undefined,
+  play: (app: ClientApp, broker: { name: string; bootstrap: string }) => Promise<AppRun> = runApp,
 ): Promise<Omit<MatrixResult, 'missing' | 'brokers'>> {
   const started = Date.now();
   const comparisons: MatrixComparison[] = [];
   const unavailable: { app: ClientApp; reason: string }[] = [];
   const kmockRuns: { app: ClientApp; run: AppRun }[] = [];
-  const kafkas = brokers.slice(1);
+  const [kmock, ...references] = brokers;
+  const kafkas = references.filter((b) => b.missing === undefined);
   for (const app of apps) {
-    const play = () => Promise.all(brokers.map((b) => runApp(app, { name: b.name, bootstrap: b.bootstrap })));
-    let runs = await play();
-    // Real clients on a busy machine: one replay of an app whose outcomes differ anywhere, as the
-    // scenarios get one; the replay's outcomes are the ones reported.
-    if (runs[0].unavailable === undefined && kafkas.some((_k, i) => compareRuns(app, runs[0], runs[i + 1]).steps.some((s) => s.verdict === 'differ'))) {
-      log(`replaying ${app.id}: outcomes differed`);
-      runs = await play();
+    const playAll = () => Promise.all([kmock, ...kafkas].map((b) => play(app, { name: b.name, bootstrap: b.bootstrap })));
+    let runs = await playAll();
+    // Real clients on a busy machine: one replay of an app with a failing step (outcomes differ,
+    // a step failed, steps not run), as the scenarios get one; the replay's outcomes are the ones
+    // reported.
+    if (runs[0].unavailable === undefined && kafkas.some((_k, i) => matrixFails(compareRuns(app, runs[0], runs[i + 1]), false))) {
+      log(`replaying ${app.id}: ${kafkas.map((k, i) => `vs ${k.name}: ${matrixVerdict(compareRuns(app, runs[0], runs[i + 1]))}`).join(', ')}`);
+      runs = await playAll();
     }
     if (runs[0].unavailable !== undefined) {
       unavailable.push({ app, reason: runs[0].unavailable });
@@ -104,18 +154,30 @@ export async function runMatrix(
       continue;
     }
     kmockRuns.push({ app, run: runs[0] });
-    kafkas.forEach((k, i) => {
-      const c = compareRuns(app, runs[0], runs[i + 1]);
+    for (const ref of references) {
+      const i = kafkas.indexOf(ref);
+      const c = i < 0 ? noReferenceComparison(app, runs[0], ref.name, ref.missing ?? 'not started') : compareRuns(app, runs[0], runs[i + 1]);
       comparisons.push(c);
       const summary = c.steps.map((s) => `${s.step}:${s.verdict}`).join(' ');
-      log(`${matrixVerdict(c).padEnd(34)} ${app.id} vs ${k.name} (kmock ${runs[0].ms} ms, ${k.name} ${runs[i + 1].ms} ms): ${summary}`);
-    });
-    if (kafkas.length === 0) log(`${app.id} on kmock only: ${runs[0].steps.map((s) => `${s.step}:${s.outcome === null ? 'n/a' : 'failed' in s.outcome ? 'FAILED' : 'ok'}`).join(' ')}`);
+      const times = i < 0 ? `kmock ${runs[0].ms} ms, ${ref.name} not running` : `kmock ${runs[0].ms} ms, ${ref.name} ${runs[i + 1].ms} ms`;
+      log(`${matrixVerdict(c).padEnd(34)} ${app.id} vs ${ref.name} (${times}): ${summary}`);
+    }
+    // No reference at all: kmock is compared with nothing, which is a failure, never "agree".
+    if (references.length === 0) {
+      const c = noReferenceComparison(app, runs[0], 'no reference Kafka', 'the matrix was given no reference Kafka');
+      comparisons.push(c);
+      log(`${matrixVerdict(c).padEnd(34)} ${app.id} on kmock only: ${runs[0].steps.map((s) => `${s.step}:${stepState(s)}`).join(' ')}`);
+    }
   }
   return { comparisons, kmockRuns, unavailable, elapsedMs: Date.now() - started };
 }
 
 export function matrixVerdict(c: MatrixComparison): string {
+  const failing = c.steps.filter((s) => FAILING.has(s.verdict));
+  if (failing.length > 0) {
+    const kinds = [...new Set(failing.map((s) => s.verdict))];
+    return `FAILED (${kinds.map((k) => `${k}: ${failing.filter((s) => s.verdict === k).map((s) => s.step).join(',')}`).join('; ')})`;
+  }
   const differ = c.steps.filter((s) => s.verdict === 'differ');
   if (differ.length === 0) return 'agree';
   if (differ.every((s) => s.cause?.accepted)) return 'differ (explained, accepted)';
@@ -123,9 +185,13 @@ export function matrixVerdict(c: MatrixComparison): string {
   return 'differ (known)';
 }
 
-/** Does this comparison fail the run? Differences against the 3.9 line that no accepted cause explains. */
+/**
+ * Does this comparison fail the run? A step that failed on both brokers, a step not run because an
+ * earlier one failed, a missing reference; and differences that no accepted cause explains (with
+ * `strict`, any difference not accepted).
+ */
 export function matrixFails(c: MatrixComparison, strict: boolean): boolean {
-  return c.steps.some((s) => s.verdict === 'differ' && (s.cause === undefined || (strict && !s.cause.accepted)));
+  return c.steps.some((s) => FAILING.has(s.verdict) || (s.verdict === 'differ' && (s.cause === undefined || (strict && !s.cause.accepted))));
 }
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -140,11 +206,12 @@ export function renderMatrix(result: MatrixResult): string {
   out.push('');
   out.push(
     'The same small app (test/conformance/clients/PROTOCOL.md), written once per client family, played by `clients/driver.ts` against kmock and against each real Kafka; ' +
-      'each step reduces what the app printed to an outcome that does not depend on timing, and the outcomes are compared. ' +
-      `Brokers: ${result.brokers.join(', ')} (group.initial.rebalance.delay.ms=1000; consumers' session timeout 6 s, 20 s for @platformatic/kafka, whose start-up is slow). Run time ${(result.elapsedMs / 1000).toFixed(0)} s.`,
+      'each step reduces what the app printed (and what the broker answers to a few raw requests) to an outcome that holds what the broker decided and does not depend on timing, and the outcomes are compared; ' +
+      'a difference, a step failed on both brokers, steps not run after a failure, and a missing reference Kafka fail the matrix (PROTOCOL.md). ' +
+      `Brokers: ${result.brokers.filter((b) => !result.missing.some((m) => b === `kafka-${m.version}`)).join(', ')} (group.initial.rebalance.delay.ms=1000; consumers' session timeout 6 s, 20 s for @platformatic/kafka, whose start-up is slow). Run time ${(result.elapsedMs / 1000).toFixed(0)} s.`,
   );
   out.push('');
-  for (const m of result.missing) out.push(`- Kafka ${m.version} not run: ${m.reason}`);
+  for (const m of result.missing) out.push(`- **Kafka ${m.version} not run: ${m.reason}**: every client's comparison with it fails ("no reference").`);
   for (const u of result.unavailable) out.push(`- ${u.app.label} not run: ${u.reason}`);
   if (result.missing.length + result.unavailable.length > 0) out.push('');
   out.push(`| client | vs | ${STEPS.join(' | ')} |`);
@@ -155,13 +222,22 @@ export function renderMatrix(result: MatrixResult): string {
   out.push('');
   out.push('Steps: ' + STEPS.map((s) => `**${s}**: ${STEP_TITLES[s]}`).join('; ') + '.');
   out.push('');
-  const differing = result.comparisons.filter((c) => c.steps.some((s) => s.verdict === 'differ'));
+  const shownVerdicts: ReadonlySet<StepVerdict> = new Set(['differ', 'both failed', 'not run']);
+  const differing = result.comparisons.filter((c) => c.steps.some((s) => shownVerdicts.has(s.verdict)));
   if (differing.length > 0) {
-    out.push('### Client matrix differences');
+    out.push('### Client matrix differences and failures');
     out.push('');
     for (const c of differing) {
-      for (const s of c.steps.filter((x) => x.verdict === 'differ')) {
-        out.push(`- **${esc(c.app.label)}, ${s.step}, vs ${c.reference}**: ${s.cause ? `\`${s.cause.id}\` (${s.cause.kind}${s.cause.accepted ? ', accepted' : ''}): ${s.cause.cause}` : '**unexplained**'}`);
+      for (const s of c.steps.filter((x) => shownVerdicts.has(x.verdict))) {
+        const why =
+          s.verdict === 'both failed'
+            ? '**failed on both brokers** (nothing compared)'
+            : s.verdict === 'not run'
+              ? '**not run** (an earlier step failed)'
+              : s.cause
+                ? `\`${s.cause.id}\` (${s.cause.kind}${s.cause.accepted ? ', accepted' : ''}): ${s.cause.cause}`
+                : '**unexplained**';
+        out.push(`- **${esc(c.app.label)}, ${s.step}, vs ${c.reference}**: ${why}`);
         const info = (run: AppRun) => run.steps.find((x) => x.step === s.step)?.info;
         out.push(`  - kmock: \`${esc(show(s.kmock))}\`${info(c.kmockRun) ? ` (${esc(show(info(c.kmockRun)))})` : ''}`);
         out.push(`  - ${c.reference}: \`${esc(show(s.kafka))}\`${info(c.kafkaRun) ? ` (${esc(show(info(c.kafkaRun)))})` : ''}`);
@@ -172,7 +248,7 @@ export function renderMatrix(result: MatrixResult): string {
   out.push('<details><summary>outcomes per client (kmock)</summary>');
   out.push('');
   for (const c of result.kmockRuns) {
-    out.push(`- ${esc(c.app.label)}: ${c.run.steps.map((s) => `${s.step} \`${esc(show(s.outcome ?? `n/a: ${s.skipped}`))}\``).join('; ')}`);
+    out.push(`- ${esc(c.app.label)}: ${c.run.steps.map((s) => `${s.step} \`${esc(show(s.outcome ?? stepState(s)))}\``).join('; ')}`);
   }
   out.push('');
   out.push('</details>');

@@ -1,0 +1,150 @@
+// The client matrix's comparison must be able to fail: outcomes that differ, a step that fails on
+// both brokers, steps not run after a failure, and a missing reference Kafka all fail it; only two
+// equal outcomes, or a step the client cannot do at all, pass. No real Kafka or client is needed:
+// the runs are made up here (runMatrix gets a stand-in for runApp).
+import { describe, expect, it } from 'vitest';
+import type { ClientApp } from './apps.js';
+import { STEPS, type AppRun, type StepName, type StepResult } from './driver.js';
+import { compareRuns, matrixFails, matrixVerdict, missingReference, renderMatrix, runMatrix, type MatrixBroker } from './matrix.js';
+
+const app: ClientApp = {
+  id: 'fake',
+  label: 'a made-up client',
+  staticMembership: false,
+  describe: false,
+  remove: false,
+  resolve: async () => ({ argv: ['false'] }),
+};
+
+/** What a correct broker gives this client: every step ok, the client-less ones n/a. */
+function goodSteps(): StepResult[] {
+  return STEPS.map((step): StepResult => {
+    if (step === 'describe' || step === 'static-restart' || step === 'fence' || step === 'remove') return { step, outcome: null, skipped: 'the client cannot', ms: 1 };
+    return { step, outcome: { generationChange: 1, delivered: { 0: '0:k0 1:k3' } }, ms: 1 };
+  });
+}
+
+function run(broker: string, edit: (steps: StepResult[]) => void = () => undefined): AppRun {
+  const steps = goodSteps();
+  edit(steps);
+  return { app: app.id, broker, steps, transcript: '', ms: 1 };
+}
+
+const at = (steps: StepResult[], name: StepName) => steps.findIndex((s) => s.step === name);
+
+/** What the driver records after `name` failed: that step failed, every later one not run. */
+function failFrom(name: StepName, message = 'timed out after 60000 ms waiting for c1 alone holding the 3 partitions') {
+  return (steps: StepResult[]) => {
+    const i = at(steps, name);
+    steps[i] = { step: name, outcome: null, failed: message, ms: 1 };
+    for (let j = i + 1; j < steps.length; j++) steps[j] = { step: steps[j].step, outcome: null, notRunBecause: name, ms: 0 };
+  };
+}
+
+describe('client matrix comparison', () => {
+  it('passes equal outcomes, with the steps the client cannot do as n/a', () => {
+    const c = compareRuns(app, run('kmock'), run('kafka-3.9.1'));
+    expect(c.steps.map((s) => s.verdict)).toEqual(['agree', 'agree', 'n/a', 'n/a', 'n/a', 'agree', 'agree', 'n/a']);
+    expect(matrixFails(c, false)).toBe(false);
+    expect(matrixVerdict(c)).toBe('agree');
+  });
+
+  it('fails when an outcome differs', () => {
+    const kmock = run('kmock', (s) => (s[at(s, 'leave')].outcome = { generationChange: 2, delivered: { 0: '0:k0 1:k3' } }));
+    const c = compareRuns(app, kmock, run('kafka-3.9.1'));
+    expect(c.steps.find((s) => s.step === 'leave')?.verdict).toBe('differ');
+    expect(matrixFails(c, false)).toBe(true);
+    expect(matrixVerdict(c)).toBe('differ (unexplained)');
+  });
+
+  it('compares outcomes whatever their key order', () => {
+    const kmock = run('kmock', (s) => (s[at(s, 'leave')].outcome = { delivered: { 0: '0:k0 1:k3' }, generationChange: 1 }));
+    expect(matrixFails(compareRuns(app, kmock, run('kafka-3.9.1')), false)).toBe(false);
+  });
+
+  it('fails when a step fails on one broker only, and the steps after it are not run', () => {
+    const c = compareRuns(app, run('kmock', failFrom('group')), run('kafka-3.9.1'));
+    const v = Object.fromEntries(c.steps.map((s) => [s.step, s.verdict]));
+    expect(v.group).toBe('differ');
+    // Not "n/a": they were not run because "group" failed.
+    expect(v.describe).toBe('not run');
+    expect(v.resume).toBe('not run');
+    expect(c.steps.find((s) => s.step === 'resume')?.kmock).toBe('not run: "group" failed');
+    expect(matrixFails(c, false)).toBe(true);
+    expect(matrixVerdict(c)).toMatch(/^FAILED \(not run: describe,/);
+  });
+
+  it('fails a step that failed on both brokers, even with the same message, as "both failed"', () => {
+    const c = compareRuns(app, run('kmock', failFrom('resume')), run('kafka-3.9.1', failFrom('resume')));
+    const v = Object.fromEntries(c.steps.map((s) => [s.step, s.verdict]));
+    expect(v.resume).toBe('both failed');
+    expect(v.leave).toBe('not run');
+    expect(v.produce).toBe('agree');
+    expect(matrixFails(c, false)).toBe(true);
+    expect(matrixVerdict(c)).toBe('FAILED (both failed: resume; not run: leave,remove)');
+  });
+
+  it('fails a step skipped on one broker only (the client could not do it there)', () => {
+    const kmock = run('kmock', (s) => (s[at(s, 'leave')] = { step: 'leave', outcome: null, skipped: 'unsupported', ms: 1 }));
+    const c = compareRuns(app, kmock, run('kafka-3.9.1'));
+    expect(c.steps.find((s) => s.step === 'leave')?.verdict).toBe('differ');
+    expect(matrixFails(c, false)).toBe(true);
+  });
+
+  it('fails when a run ended before a step (the step is missing)', () => {
+    const kmock = run('kmock', (s) => s.splice(at(s, 'resume')));
+    const c = compareRuns(app, kmock, run('kafka-3.9.1'));
+    expect(c.steps.find((s) => s.step === 'resume')?.verdict).toBe('not run');
+    expect(matrixFails(c, false)).toBe(true);
+  });
+});
+
+describe('client matrix runs', () => {
+  const kmock: MatrixBroker = { name: 'kmock', bootstrap: 'kmock:9092', stop: async () => undefined };
+  const kafka: MatrixBroker = { name: 'kafka-3.9.1', bootstrap: 'kafka:9092', stop: async () => undefined };
+  const played: string[] = [];
+  const play = async (_app: ClientApp, broker: { name: string }) => {
+    played.push(broker.name);
+    return run(broker.name);
+  };
+
+  it('agrees when both brokers give the same outcomes', async () => {
+    const r = await runMatrix([app], [kmock, kafka], () => undefined, play);
+    expect(r.comparisons.map((c) => matrixFails(c, false))).toEqual([false]);
+  });
+
+  it('fails without a reference Kafka: a reference that could not start', async () => {
+    played.length = 0;
+    const lines: string[] = [];
+    const r = await runMatrix([app], [kmock, missingReference('3.9.1', 'no Java')], (l) => lines.push(l), play);
+    expect(played).toEqual(['kmock']); // nothing is run on the missing broker
+    expect(r.comparisons).toHaveLength(1);
+    expect(r.comparisons[0].reference).toBe('kafka-3.9.1'); // what conformance/main.ts counts
+    expect(r.comparisons[0].steps.every((s) => s.verdict === 'no reference')).toBe(true);
+    expect(matrixFails(r.comparisons[0], false)).toBe(true);
+    expect(lines.join('\n')).toMatch(/^FAILED \(no reference: produce,/);
+    const md = renderMatrix({ ...r, brokers: ['kmock', 'kafka-3.9.1'], missing: [{ version: '3.9.1', reason: 'no Java' }] });
+    expect(md).toContain('Kafka 3.9.1 not run: no Java');
+    expect(md).toContain('Brokers: kmock (');
+    expect(md).toContain('| no reference |');
+  });
+
+  it('fails without a reference Kafka: none given at all', async () => {
+    const r = await runMatrix([app], [kmock], () => undefined, play);
+    expect(r.comparisons).toHaveLength(1);
+    expect(matrixFails(r.comparisons[0], false)).toBe(true);
+  });
+
+  it('replays an app once when a step fails, and reports the replay', async () => {
+    let n = 0;
+    const flaky = async (_app: ClientApp, broker: { name: string }) => {
+      n++;
+      return broker.name === 'kmock' && n <= 2 ? run('kmock', failFrom('leave')) : run(broker.name);
+    };
+    const lines: string[] = [];
+    const r = await runMatrix([app], [kmock, kafka], (l) => lines.push(l), flaky);
+    expect(n).toBe(4);
+    expect(lines[0]).toMatch(/^replaying fake/);
+    expect(matrixFails(r.comparisons[0], false)).toBe(false);
+  });
+});
