@@ -447,7 +447,10 @@ export const BROKER_CONFIGS: readonly BrokerConfigKey[] = [
     "The SO_SNDBUF buffer of the socket server sockets. If the value is -1, the OS default will be used."),
   brokerKey("socket.receive.buffer.bytes", 'INT', "102400", false,
     "The SO_RCVBUF buffer of the socket server sockets. If the value is -1, the OS default will be used."),
-  brokerKey("num.network.threads", 'INT', "3", false,
+  // Dynamic: DynamicThreadPool.ReconfigurableConfigs (num.io.threads, num.network.threads,
+  // num.replica.fetchers, num.recovery.threads.per.data.dir, background.threads) is part of
+  // DynamicBrokerConfig.AllDynamicConfigs, so ConfigHelper.createBrokerConfigEntry says readOnly=false.
+  brokerKey("num.network.threads", 'INT', "3", true,
     "The number of threads that the server uses for receiving requests from the network and sending responses to the network. Noted: each listener (except for controller listener) creates its own thread pool."),
   brokerKey("num.io.threads", 'INT', "8", true,
     "The number of threads that the server uses for processing requests, which may include disk I/O"),

@@ -239,6 +239,20 @@ describe('DescribeConfigs: the broker', () => {
     expect(byName.get('listeners')!.value).toBe(`PLAINTEXT://127.0.0.1:${kmock.port}`);
   });
 
+  it('says readOnly=false for the thread pools Kafka resizes at runtime (DynamicThreadPool.ReconfigurableConfigs)', async () => {
+    // Kafka 3.9.1 answers num.network.threads readOnly=false like the other pool sizes
+    // (conformance run testDescribeConfigsForBrokerV2V3); kmock said true.
+    const keys = ['num.network.threads', 'num.io.threads', 'background.threads', 'num.recovery.threads.per.data.dir', 'socket.send.buffer.bytes'];
+    const res = await describeConfigs([resource(BROKER, '1', keys)], 3);
+    expect(res.results[0].configs.map((c) => [c.name, c.value, c.readOnly])).toEqual([
+      ['background.threads', '10', false],
+      ['num.io.threads', '8', false],
+      ['num.network.threads', '3', false],
+      ['num.recovery.threads.per.data.dir', '1', false],
+      ['socket.send.buffer.bytes', '102400', true],
+    ]);
+  });
+
   it('reports kmock settings that differ from Kafka defaults as STATIC_BROKER_CONFIG', async () => {
     client.close();
     await kmock.close();

@@ -3,6 +3,7 @@ import type { Scenario } from '../runner.js';
 import { aclScenarios } from './acls.js';
 import { adminScenarios } from './admin.js';
 import { apiScenarios } from './api.js';
+import { coverageScenarios } from './coverage.js';
 import { dataScenarios } from './data.js';
 import { groupAdminScenarios } from './group-admin.js';
 import { groupJoinScenarios } from './group-join.js';
@@ -26,6 +27,7 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...groupTimerScenarios,
   ...groupAdminScenarios,
   ...miscScenarios,
+  ...coverageScenarios,
 ];
 
 const names = new Set<string>();
