@@ -265,6 +265,62 @@ function configListsDifferOnlyBy4x(d: Difference, ctx: CauseContext): boolean {
 
 export const CAUSES_4X: Cause[] = [
   {
+    id: 'kafka-4x-broker-configs',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    scenario: /^testDescribeConfigsForBrokerV2V3$/,
+    request: /^DescribeConfigs v[23] /,
+    path: /^response\.results\[\d+\]\.configs\[name=(min\.insync\.replicas|node\.id|process\.roles|log\.dir|num\.recovery\.threads\.per\.data\.dir|log\.message\.downconversion\.enable|log\.message\.format\.version|log\.message\.timestamp\.difference\.max\.ms|log\.message\.timestamp\.after\.max\.ms)\](\..+)?$/,
+    when: (d) => {
+      const m = /configs\[name=([^\]]+)\](.*)$/.exec(d.path)!;
+      const [name, rest] = [m[1], m[2]];
+      switch (name) {
+        case 'log.message.downconversion.enable':
+        case 'log.message.format.version':
+        case 'log.message.timestamp.difference.max.ms':
+          return rest === '' && d.b === undefined; // removed in 4.0
+        case 'log.message.timestamp.after.max.ms':
+          return /value$/.test(rest) && d.b === '3600000';
+        case 'num.recovery.threads.per.data.dir':
+          return /value$/.test(rest) && d.a === '1' && d.b === '2';
+        case 'log.dir':
+          return rest === '.configType' && d.a === 2 && d.b === 7;
+        case 'node.id':
+        case 'process.roles':
+          // The DEFAULT synonym kmock (and 3.9) list; 4.4.0 has no default to list.
+          return /^\.synonyms(\.length|\[1\])$/.test(rest) && (rest === '.synonyms.length' ? d.a === 2 && d.b === 1 : d.b === undefined);
+        case 'min.insync.replicas':
+          return (rest === '' && d.a === undefined) || /^\.(configSource|synonyms(\.length|\[1\]|\[name=min\.insync\.replicas\]\.source))$/.test(rest);
+        default:
+          return false;
+      }
+    },
+    cause:
+      'Broker configs in DescribeConfigs: Kafka 4.0 removed log.message.downconversion.enable and log.message.format.version (KIP-724) and log.message.timestamp.difference.max.ms (KIP-937); KIP-1030 changed the defaults of log.message.timestamp.after.max.ms (3600000) and num.recovery.threads.per.data.dir (2, ServerLogConfigs.NUM_RECOVERY_THREADS_PER_DATA_DIR_DEFAULT); 4.x reads log.dir as a LIST (AbstractKafkaConfig getList); node.id and process.roles have no default any more (KRaftConfigs: ConfigDef.NO_DEFAULT_VALUE), so no DEFAULT synonym; a cluster formatted with eligible.leader.replicas.version=1 carries a cluster-level min.insync.replicas (KIP-966, ConfigurationControlManager.maybeGenerateElrSafetyRecords), reported as DYNAMIC_DEFAULT_BROKER_CONFIG (3) with the static default as a second synonym, also for the cluster-defaults resource "". kmock describes a Kafka 3.9 broker.',
+  },
+  {
+    id: 'kafka-4x-group-configs',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    scenario: /^testDescribeConfigsUnknownResourceTypes$/,
+    request: /^DescribeConfigs v3 \(group resource\)$/,
+    path: /^response\.results\[\d+\]\.(errorCode|configs\[name=(consumer|share|streams)\.[^\]]+\]|configs\[name=errors\.deadletterqueue\.[^\]]+\])$/,
+    when: (d) => (d.path.endsWith('errorCode') ? d.a === 42 && d.b === 0 : d.a === undefined),
+    cause:
+      'DescribeConfigs for a GROUP resource (type 32): Kafka 3.9\'s ConfigHelper has no GROUP case and answers INVALID_REQUEST (42) for every resource of the request; 4.x describes group configs (kafka.server.ConfigHelper.createGroupConfigEntry, GroupConfig: consumer.*, share.*, streams.* and the share-group DLQ errors.deadletterqueue.* of KIP-848/932/1071/1191). kmock has no group configs and follows 3.9.',
+  },
+  {
+    id: 'kafka-4x-create-partitions-batch-limit',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    scenario: /^testCreatePartitionsV0$/,
+    request: /^CreatePartitions v0 \(validateOnly past the controller record limit\)$/,
+    path: /^response\.results\[name=[^\]]+\]\.(errorCode|errorMessage)$/,
+    when: (d) => (d.path.endsWith('errorCode') ? d.a === -1 && d.b === 44 : d.b === 'Excessively large number of additional partitions per request.'),
+    cause:
+      'CreatePartitions adding 20000 partitions (validateOnly): Kafka 3.9.1\'s controller fails the request with UNKNOWN_SERVER_ERROR (the records exceed its batch limit unchecked); 4.x checks the count first (ReplicationControlManager, MAX_PARTITIONS_PER_BATCH = 10000) and answers POLICY_VIOLATION "Excessively large number of additional partitions per request.". kmock follows 3.9.',
+  },
+  {
     id: 'kafka-4x-api-version-ranges',
     kind: 'kafka-4x-change',
     mode: 'reference',

@@ -755,6 +755,8 @@ const UNORDERED: Record<string, Record<string, string>> = {
   CreateTopics: { topics: 'name', configs: 'name' },
   DeleteTopics: { responses: 'name' },
   CreatePartitions: { results: 'name' },
+  // KafkaApis.handleDeleteRecordsRequest groups the partitions in a Map by topic.
+  DeleteRecords: { topics: 'name', partitions: 'partitionIndex' },
   DescribeConfigs: { configs: 'name' },
   ApiVersions: { apiKeys: 'apiKey', supportedFeatures: 'name', finalizedFeatures: 'name' },
 };
