@@ -6,7 +6,8 @@ import { startCommand } from './start.js';
 const USAGE = `kmock: a Kafka mock broker and wire-protocol codec
 
 usage:
-  kmock start [--host H] [--port P] [--config FILE] [--set KEY=VALUE]... [--trace] [--admin-port P]
+  kmock start [--host H] [--port P] [--config FILE] [--set KEY=VALUE]... [--policy TEXT]... [--trace] [--admin-port P]
+                                             (kmock start --help lists every option and the policies)
   kmock admin [--url http://127.0.0.1:PORT] COMMAND ...   (kmock admin --help lists the commands)
   kmock codec decode [--response --api-key K --api-version V] HEX|-
   kmock codec encode [--response] < frame.json`;

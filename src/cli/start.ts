@@ -1,11 +1,23 @@
 // `kmock start`: runs a broker until SIGINT/SIGTERM. Prints `listening on HOST:PORT` once it
 // accepts connections (scripts wait for that exact text), then structured JSON log lines.
+// Settings and policies: docs/policies.md and the README's "Settings".
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { applySetting, DEFAULT_CONFIG, parseProperties, type BrokerConfig } from '../broker/config.js';
+import { POLICY_NAMES, type PolicyName } from '../broker/group/policies/types.js';
 import { startKmock } from '../broker/server.js';
 import { UsageError, type Io } from './codec.js';
 import { cliLogger } from './logger.js';
+
+/** One line per policy for --help (a Record, so a new policy cannot be left out). */
+const POLICY_SUMMARY: Record<PolicyName, string> = {
+  'kip345-draft-errors': "the early KIP-345 draft's static-member errors",
+  'registration-timeout': 'offline static members keep their place for a while',
+  'expansion-timeout': 'new static members are admitted in one rebalance',
+  'membership-modes': 'static/dynamic group modes and their admin operations',
+  'kip423-join-reasons': "a JoinGroup's Reason decides whether it rebalances",
+};
+const POLICY_HELP = POLICY_NAMES.map((n) => `  ${n.padEnd(22)}${POLICY_SUMMARY[n]}`).join('\n');
 
 export const START_USAGE = `usage: kmock start [options]
   --host H                    listen address (default 127.0.0.1)
@@ -17,9 +29,18 @@ export const START_USAGE = `usage: kmock start [options]
   --initial-rebalance-delay-ms N   group.initial.rebalance.delay.ms (default 3000)
   --config FILE               Kafka-style properties file (key=value)
   --set KEY=VALUE             any setting by its Kafka name, repeatable
+  --policy TEXT               draft policies on or off, repeatable (below)
   --trace                     log every request and response, decoded, as JSON lines
   --admin-port P              serve the control plane's HTTP API on 127.0.0.1:P (0 = any free port)
-  --log-level L               silent|error|warn|info|debug (default info)`;
+  --log-level L               silent|error|warn|info|debug (default info)
+
+draft policies: all off by default (kmock then answers as Apache Kafka 3.9); docs/policies.md
+${POLICY_HELP}
+  --policy takes the text of a properties file's policies= line (also --set policies=TEXT):
+  entries separated by commas or spaces, later ones win:
+    NAME, NAME=on, NAME=off, all, none,
+    registration-timeout=15m, expansion-timeout=30s (ms by default, or ms, s, m, h)
+  e.g. kmock start --policy kip345-draft-errors,registration-timeout=15m`;
 
 export async function startCommand(argv: string[], io: Io, signals: NodeJS.EventEmitter = process): Promise<number> {
   const { values } = parseArgs({
@@ -35,6 +56,7 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
       'initial-rebalance-delay-ms': { type: 'string' },
       config: { type: 'string' },
       set: { type: 'string', multiple: true },
+      policy: { type: 'string', multiple: true },
       trace: { type: 'boolean' },
       'log-level': { type: 'string' },
       'admin-port': { type: 'string' },
@@ -63,6 +85,14 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
   if (values['no-auto-create']) config.autoCreateTopicsEnable = false;
   if (values['initial-rebalance-delay-ms'] !== undefined) {
     applySetting(config, 'group.initial.rebalance.delay.ms', values['initial-rebalance-delay-ms']);
+  }
+  // --policy is `--set policies=TEXT`: each one merged over the file's and --set's policies.
+  for (const text of values.policy ?? []) {
+    try {
+      applySetting(config, 'policies', text);
+    } catch (e) {
+      throw new UsageError(`--policy ${(e as Error).message.replace(/^policies: /, '')}`);
+    }
   }
   if (values.trace) config.trace = true;
   if (values['log-level'] !== undefined) config.logLevel = values['log-level'];
