@@ -101,7 +101,7 @@ export function createApiVersionsResponseFinalizedFeatureKey(init?: Partial<ApiV
 function _readApiVersionsResponse_apiKeys(r: Reader, v: number): ApiVersionsResponseApiVersion[] {
   const n = v < 3 ? r.arrayLength(6) : r.compactArrayLength(7);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ApiVersionsResponseApiVersion[] = [];
   for (let i = 0; i < n; i++) a.push(_readApiVersionsResponseApiVersion(r, v));
@@ -111,7 +111,7 @@ function _readApiVersionsResponse_apiKeys(r: Reader, v: number): ApiVersionsResp
 function _readApiVersionsResponse_supportedFeatures(r: Reader, v: number): ApiVersionsResponseSupportedFeatureKey[] {
   const n = r.compactArrayLength(6);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ApiVersionsResponseSupportedFeatureKey[] = [];
   for (let i = 0; i < n; i++) a.push(_readApiVersionsResponseSupportedFeatureKey(r, v));
@@ -121,7 +121,7 @@ function _readApiVersionsResponse_supportedFeatures(r: Reader, v: number): ApiVe
 function _readApiVersionsResponse_finalizedFeatures(r: Reader, v: number): ApiVersionsResponseFinalizedFeatureKey[] {
   const n = r.compactArrayLength(6);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ApiVersionsResponseFinalizedFeatureKey[] = [];
   for (let i = 0; i < n; i++) a.push(_readApiVersionsResponseFinalizedFeatureKey(r, v));

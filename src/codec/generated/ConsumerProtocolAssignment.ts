@@ -37,7 +37,7 @@ export function createConsumerProtocolAssignmentTopicPartition(init?: Partial<Co
 function _readConsumerProtocolAssignment_assignedPartitions(r: Reader, v: number): ConsumerProtocolAssignmentTopicPartition[] {
   const n = r.arrayLength(6);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ConsumerProtocolAssignmentTopicPartition[] = [];
   for (let i = 0; i < n; i++) a.push(_readConsumerProtocolAssignmentTopicPartition(r, v));
@@ -54,7 +54,7 @@ function _readConsumerProtocolAssignment(r: Reader, v: number): ConsumerProtocol
 function _readConsumerProtocolAssignmentTopicPartition_partitions(r: Reader, v: number): number[] {
   const n = r.arrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: number[] = [];
   for (let i = 0; i < n; i++) a.push(r.int32());

@@ -46,7 +46,7 @@ export function createConsumerProtocolSubscriptionTopicPartition(init?: Partial<
 function _readConsumerProtocolSubscription_topics(r: Reader, v: number): string[] {
   const n = r.arrayLength(2);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: string[] = [];
   for (let i = 0; i < n; i++) a.push(r.string());
@@ -56,7 +56,7 @@ function _readConsumerProtocolSubscription_topics(r: Reader, v: number): string[
 function _readConsumerProtocolSubscription_ownedPartitions(r: Reader, v: number): ConsumerProtocolSubscriptionTopicPartition[] {
   const n = r.arrayLength(6);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ConsumerProtocolSubscriptionTopicPartition[] = [];
   for (let i = 0; i < n; i++) a.push(_readConsumerProtocolSubscriptionTopicPartition(r, v));
@@ -76,7 +76,7 @@ function _readConsumerProtocolSubscription(r: Reader, v: number): ConsumerProtoc
 function _readConsumerProtocolSubscriptionTopicPartition_partitions(r: Reader, v: number): number[] {
   const n = r.arrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: number[] = [];
   for (let i = 0; i < n; i++) a.push(r.int32());

@@ -53,7 +53,7 @@ export function createCreateAclsRequestAclCreation(init?: Partial<CreateAclsRequ
 function _readCreateAclsRequest_creations(r: Reader, v: number): CreateAclsRequestAclCreation[] {
   const n = v < 2 ? r.arrayLength(9) : r.compactArrayLength(8);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: CreateAclsRequestAclCreation[] = [];
   for (let i = 0; i < n; i++) a.push(_readCreateAclsRequestAclCreation(r, v));

@@ -41,7 +41,7 @@ export function createCreateAclsResponseAclCreationResult(init?: Partial<CreateA
 function _readCreateAclsResponse_results(r: Reader, v: number): CreateAclsResponseAclCreationResult[] {
   const n = v < 2 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: CreateAclsResponseAclCreationResult[] = [];
   for (let i = 0; i < n; i++) a.push(_readCreateAclsResponseAclCreationResult(r, v));

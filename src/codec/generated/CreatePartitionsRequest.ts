@@ -62,7 +62,7 @@ export function createCreatePartitionsRequestCreatePartitionsAssignment(init?: P
 function _readCreatePartitionsRequest_topics(r: Reader, v: number): CreatePartitionsRequestCreatePartitionsTopic[] {
   const n = v < 2 ? r.arrayLength(10) : r.compactArrayLength(7);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: CreatePartitionsRequestCreatePartitionsTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readCreatePartitionsRequestCreatePartitionsTopic(r, v));
@@ -118,7 +118,7 @@ function _readCreatePartitionsRequestCreatePartitionsTopic(r: Reader, v: number)
 function _readCreatePartitionsRequestCreatePartitionsAssignment_brokerIds(r: Reader, v: number): number[] {
   const n = v < 2 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: number[] = [];
   for (let i = 0; i < n; i++) a.push(r.int32());

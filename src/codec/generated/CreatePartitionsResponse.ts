@@ -44,7 +44,7 @@ export function createCreatePartitionsResponseCreatePartitionsTopicResult(init?:
 function _readCreatePartitionsResponse_results(r: Reader, v: number): CreatePartitionsResponseCreatePartitionsTopicResult[] {
   const n = v < 2 ? r.arrayLength(6) : r.compactArrayLength(5);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: CreatePartitionsResponseCreatePartitionsTopicResult[] = [];
   for (let i = 0; i < n; i++) a.push(_readCreatePartitionsResponseCreatePartitionsTopicResult(r, v));

@@ -89,7 +89,7 @@ export function createCreateTopicsRequestCreatableTopicConfig(init?: Partial<Cre
 function _readCreateTopicsRequest_topics(r: Reader, v: number): CreateTopicsRequestCreatableTopic[] {
   const n = v < 5 ? r.arrayLength(16) : r.compactArrayLength(10);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: CreateTopicsRequestCreatableTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readCreateTopicsRequestCreatableTopic(r, v));
@@ -117,7 +117,7 @@ function _readCreateTopicsRequest(r: Reader, v: number): CreateTopicsRequest {
 function _readCreateTopicsRequestCreatableTopic_assignments(r: Reader, v: number): CreateTopicsRequestCreatableReplicaAssignment[] {
   const n = v < 5 ? r.arrayLength(8) : r.compactArrayLength(6);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: CreateTopicsRequestCreatableReplicaAssignment[] = [];
   for (let i = 0; i < n; i++) a.push(_readCreateTopicsRequestCreatableReplicaAssignment(r, v));
@@ -127,7 +127,7 @@ function _readCreateTopicsRequestCreatableTopic_assignments(r: Reader, v: number
 function _readCreateTopicsRequestCreatableTopic_configs(r: Reader, v: number): CreateTopicsRequestCreatableTopicConfig[] {
   const n = v < 5 ? r.arrayLength(4) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: CreateTopicsRequestCreatableTopicConfig[] = [];
   for (let i = 0; i < n; i++) a.push(_readCreateTopicsRequestCreatableTopicConfig(r, v));
@@ -157,7 +157,7 @@ function _readCreateTopicsRequestCreatableTopic(r: Reader, v: number): CreateTop
 function _readCreateTopicsRequestCreatableReplicaAssignment_brokerIds(r: Reader, v: number): number[] {
   const n = v < 5 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: number[] = [];
   for (let i = 0; i < n; i++) a.push(r.int32());

@@ -86,7 +86,7 @@ export function createCreateTopicsResponseCreatableTopicConfigs(init?: Partial<C
 function _readCreateTopicsResponse_topics(r: Reader, v: number): CreateTopicsResponseCreatableTopicResult[] {
   const n = v < 5 ? r.arrayLength(4) : r.compactArrayLength(12);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: CreateTopicsResponseCreatableTopicResult[] = [];
   for (let i = 0; i < n; i++) a.push(_readCreateTopicsResponseCreatableTopicResult(r, v));

@@ -53,7 +53,7 @@ export function createDeleteAclsRequestDeleteAclsFilter(init?: Partial<DeleteAcl
 function _readDeleteAclsRequest_filters(r: Reader, v: number): DeleteAclsRequestDeleteAclsFilter[] {
   const n = v < 2 ? r.arrayLength(9) : r.compactArrayLength(8);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DeleteAclsRequestDeleteAclsFilter[] = [];
   for (let i = 0; i < n; i++) a.push(_readDeleteAclsRequestDeleteAclsFilter(r, v));

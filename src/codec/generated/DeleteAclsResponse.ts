@@ -83,7 +83,7 @@ export function createDeleteAclsResponseDeleteAclsMatchingAcl(init?: Partial<Del
 function _readDeleteAclsResponse_filterResults(r: Reader, v: number): DeleteAclsResponseDeleteAclsFilterResult[] {
   const n = v < 2 ? r.arrayLength(8) : r.compactArrayLength(5);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DeleteAclsResponseDeleteAclsFilterResult[] = [];
   for (let i = 0; i < n; i++) a.push(_readDeleteAclsResponseDeleteAclsFilterResult(r, v));
@@ -110,7 +110,7 @@ function _readDeleteAclsResponse(r: Reader, v: number): DeleteAclsResponse {
 function _readDeleteAclsResponseDeleteAclsFilterResult_matchingAcls(r: Reader, v: number): DeleteAclsResponseDeleteAclsMatchingAcl[] {
   const n = v < 2 ? r.arrayLength(13) : r.compactArrayLength(11);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DeleteAclsResponseDeleteAclsMatchingAcl[] = [];
   for (let i = 0; i < n; i++) a.push(_readDeleteAclsResponseDeleteAclsMatchingAcl(r, v));

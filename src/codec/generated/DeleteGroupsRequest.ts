@@ -20,7 +20,7 @@ export function createDeleteGroupsRequest(init?: Partial<DeleteGroupsRequest>): 
 function _readDeleteGroupsRequest_groupsNames(r: Reader, v: number): string[] {
   const n = v < 2 ? r.arrayLength(2) : r.compactArrayLength(1);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: string[] = [];
   for (let i = 0; i < n; i++) a.push(v < 2 ? r.string() : r.compactString());

@@ -41,7 +41,7 @@ export function createDeleteGroupsResponseDeletableGroupResult(init?: Partial<De
 function _readDeleteGroupsResponse_results(r: Reader, v: number): DeleteGroupsResponseDeletableGroupResult[] {
   const n = v < 2 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DeleteGroupsResponseDeletableGroupResult[] = [];
   for (let i = 0; i < n; i++) a.push(_readDeleteGroupsResponseDeletableGroupResult(r, v));

@@ -59,7 +59,7 @@ export function createDeleteRecordsRequestDeleteRecordsPartition(init?: Partial<
 function _readDeleteRecordsRequest_topics(r: Reader, v: number): DeleteRecordsRequestDeleteRecordsTopic[] {
   const n = v < 2 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DeleteRecordsRequestDeleteRecordsTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readDeleteRecordsRequestDeleteRecordsTopic(r, v));
@@ -86,7 +86,7 @@ function _readDeleteRecordsRequest(r: Reader, v: number): DeleteRecordsRequest {
 function _readDeleteRecordsRequestDeleteRecordsTopic_partitions(r: Reader, v: number): DeleteRecordsRequestDeleteRecordsPartition[] {
   const n = v < 2 ? r.arrayLength(12) : r.compactArrayLength(13);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DeleteRecordsRequestDeleteRecordsPartition[] = [];
   for (let i = 0; i < n; i++) a.push(_readDeleteRecordsRequestDeleteRecordsPartition(r, v));

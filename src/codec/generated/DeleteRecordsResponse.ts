@@ -62,7 +62,7 @@ export function createDeleteRecordsResponseDeleteRecordsPartitionResult(init?: P
 function _readDeleteRecordsResponse_topics(r: Reader, v: number): DeleteRecordsResponseDeleteRecordsTopicResult[] {
   const n = v < 2 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DeleteRecordsResponseDeleteRecordsTopicResult[] = [];
   for (let i = 0; i < n; i++) a.push(_readDeleteRecordsResponseDeleteRecordsTopicResult(r, v));
@@ -89,7 +89,7 @@ function _readDeleteRecordsResponse(r: Reader, v: number): DeleteRecordsResponse
 function _readDeleteRecordsResponseDeleteRecordsTopicResult_partitions(r: Reader, v: number): DeleteRecordsResponseDeleteRecordsPartitionResult[] {
   const n = v < 2 ? r.arrayLength(14) : r.compactArrayLength(15);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DeleteRecordsResponseDeleteRecordsPartitionResult[] = [];
   for (let i = 0; i < n; i++) a.push(_readDeleteRecordsResponseDeleteRecordsPartitionResult(r, v));

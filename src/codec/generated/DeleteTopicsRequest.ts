@@ -44,7 +44,7 @@ export function createDeleteTopicsRequestDeleteTopicState(init?: Partial<DeleteT
 function _readDeleteTopicsRequest_topics(r: Reader, v: number): DeleteTopicsRequestDeleteTopicState[] {
   const n = r.compactArrayLength(18);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DeleteTopicsRequestDeleteTopicState[] = [];
   for (let i = 0; i < n; i++) a.push(_readDeleteTopicsRequestDeleteTopicState(r, v));
@@ -54,7 +54,7 @@ function _readDeleteTopicsRequest_topics(r: Reader, v: number): DeleteTopicsRequ
 function _readDeleteTopicsRequest_topicNames(r: Reader, v: number): string[] {
   const n = v < 4 ? r.arrayLength(2) : r.compactArrayLength(1);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: string[] = [];
   for (let i = 0; i < n; i++) a.push(v < 4 ? r.string() : r.compactString());

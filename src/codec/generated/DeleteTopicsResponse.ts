@@ -47,7 +47,7 @@ export function createDeleteTopicsResponseDeletableTopicResult(init?: Partial<De
 function _readDeleteTopicsResponse_responses(r: Reader, v: number): DeleteTopicsResponseDeletableTopicResult[] {
   const n = v < 4 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DeleteTopicsResponseDeletableTopicResult[] = [];
   for (let i = 0; i < n; i++) a.push(_readDeleteTopicsResponseDeletableTopicResult(r, v));

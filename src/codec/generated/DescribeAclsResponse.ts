@@ -77,7 +77,7 @@ export function createDescribeAclsResponseAclDescription(init?: Partial<Describe
 function _readDescribeAclsResponse_resources(r: Reader, v: number): DescribeAclsResponseDescribeAclsResource[] {
   const n = v < 2 ? r.arrayLength(7) : r.compactArrayLength(5);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DescribeAclsResponseDescribeAclsResource[] = [];
   for (let i = 0; i < n; i++) a.push(_readDescribeAclsResponseDescribeAclsResource(r, v));
@@ -106,7 +106,7 @@ function _readDescribeAclsResponse(r: Reader, v: number): DescribeAclsResponse {
 function _readDescribeAclsResponseDescribeAclsResource_acls(r: Reader, v: number): DescribeAclsResponseAclDescription[] {
   const n = v < 2 ? r.arrayLength(6) : r.compactArrayLength(5);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DescribeAclsResponseAclDescription[] = [];
   for (let i = 0; i < n; i++) a.push(_readDescribeAclsResponseAclDescription(r, v));

@@ -65,7 +65,7 @@ export function createDescribeClusterResponseDescribeClusterBroker(init?: Partia
 function _readDescribeClusterResponse_brokers(r: Reader, v: number): DescribeClusterResponseDescribeClusterBroker[] {
   const n = r.compactArrayLength(11);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DescribeClusterResponseDescribeClusterBroker[] = [];
   for (let i = 0; i < n; i++) a.push(_readDescribeClusterResponseDescribeClusterBroker(r, v));

@@ -47,7 +47,7 @@ export function createDescribeConfigsRequestDescribeConfigsResource(init?: Parti
 function _readDescribeConfigsRequest_resources(r: Reader, v: number): DescribeConfigsRequestDescribeConfigsResource[] {
   const n = v < 4 ? r.arrayLength(7) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DescribeConfigsRequestDescribeConfigsResource[] = [];
   for (let i = 0; i < n; i++) a.push(_readDescribeConfigsRequestDescribeConfigsResource(r, v));

@@ -110,7 +110,7 @@ export function createDescribeConfigsResponseDescribeConfigsSynonym(init?: Parti
 function _readDescribeConfigsResponse_results(r: Reader, v: number): DescribeConfigsResponseDescribeConfigsResult[] {
   const n = v < 4 ? r.arrayLength(11) : r.compactArrayLength(7);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DescribeConfigsResponseDescribeConfigsResult[] = [];
   for (let i = 0; i < n; i++) a.push(_readDescribeConfigsResponseDescribeConfigsResult(r, v));
@@ -137,7 +137,7 @@ function _readDescribeConfigsResponse(r: Reader, v: number): DescribeConfigsResp
 function _readDescribeConfigsResponseDescribeConfigsResult_configs(r: Reader, v: number): DescribeConfigsResponseDescribeConfigsResourceResult[] {
   const n = v < 4 ? r.arrayLength(7) : r.compactArrayLength(9);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DescribeConfigsResponseDescribeConfigsResourceResult[] = [];
   for (let i = 0; i < n; i++) a.push(_readDescribeConfigsResponseDescribeConfigsResourceResult(r, v));
@@ -167,7 +167,7 @@ function _readDescribeConfigsResponseDescribeConfigsResult(r: Reader, v: number)
 function _readDescribeConfigsResponseDescribeConfigsResourceResult_synonyms(r: Reader, v: number): DescribeConfigsResponseDescribeConfigsSynonym[] {
   const n = v < 4 ? r.arrayLength(5) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DescribeConfigsResponseDescribeConfigsSynonym[] = [];
   for (let i = 0; i < n; i++) a.push(_readDescribeConfigsResponseDescribeConfigsSynonym(r, v));

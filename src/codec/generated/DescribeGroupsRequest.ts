@@ -23,7 +23,7 @@ export function createDescribeGroupsRequest(init?: Partial<DescribeGroupsRequest
 function _readDescribeGroupsRequest_groups(r: Reader, v: number): string[] {
   const n = v < 5 ? r.arrayLength(2) : r.compactArrayLength(1);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: string[] = [];
   for (let i = 0; i < n; i++) a.push(v < 5 ? r.string() : r.compactString());

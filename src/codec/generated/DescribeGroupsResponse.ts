@@ -86,7 +86,7 @@ export function createDescribeGroupsResponseDescribedGroupMember(init?: Partial<
 function _readDescribeGroupsResponse_groups(r: Reader, v: number): DescribeGroupsResponseDescribedGroup[] {
   const n = v < 5 ? r.arrayLength(14) : r.compactArrayLength(12);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DescribeGroupsResponseDescribedGroup[] = [];
   for (let i = 0; i < n; i++) a.push(_readDescribeGroupsResponseDescribedGroup(r, v));
@@ -113,7 +113,7 @@ function _readDescribeGroupsResponse(r: Reader, v: number): DescribeGroupsRespon
 function _readDescribeGroupsResponseDescribedGroup_members(r: Reader, v: number): DescribeGroupsResponseDescribedGroupMember[] {
   const n = v < 5 ? r.arrayLength(14) : r.compactArrayLength(7);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: DescribeGroupsResponseDescribedGroupMember[] = [];
   for (let i = 0; i < n; i++) a.push(_readDescribeGroupsResponseDescribedGroupMember(r, v));

@@ -150,7 +150,7 @@ export function createFetchRequestForgottenTopic(init?: Partial<FetchRequestForg
 function _readFetchRequest_topics(r: Reader, v: number): FetchRequestFetchTopic[] {
   const n = v < 12 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: FetchRequestFetchTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readFetchRequestFetchTopic(r, v));
@@ -160,7 +160,7 @@ function _readFetchRequest_topics(r: Reader, v: number): FetchRequestFetchTopic[
 function _readFetchRequest_forgottenTopicsData(r: Reader, v: number): FetchRequestForgottenTopic[] {
   const n = v < 12 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: FetchRequestForgottenTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readFetchRequestForgottenTopic(r, v));
@@ -228,7 +228,7 @@ function _readFetchRequestReplicaState(r: Reader, v: number): FetchRequestReplic
 function _readFetchRequestFetchTopic_partitions(r: Reader, v: number): FetchRequestFetchPartition[] {
   const n = v < 12 ? r.arrayLength(16) : r.compactArrayLength(33);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: FetchRequestFetchPartition[] = [];
   for (let i = 0; i < n; i++) a.push(_readFetchRequestFetchPartition(r, v));
@@ -288,7 +288,7 @@ function _readFetchRequestFetchPartition(r: Reader, v: number): FetchRequestFetc
 function _readFetchRequestForgottenTopic_partitions(r: Reader, v: number): number[] {
   const n = v < 12 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: number[] = [];
   for (let i = 0; i < n; i++) a.push(r.int32());

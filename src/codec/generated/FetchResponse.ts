@@ -206,7 +206,7 @@ export function createFetchResponseNodeEndpoint(init?: Partial<FetchResponseNode
 function _readFetchResponse_responses(r: Reader, v: number): FetchResponseFetchableTopicResponse[] {
   const n = v < 12 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: FetchResponseFetchableTopicResponse[] = [];
   for (let i = 0; i < n; i++) a.push(_readFetchResponseFetchableTopicResponse(r, v));
@@ -216,7 +216,7 @@ function _readFetchResponse_responses(r: Reader, v: number): FetchResponseFetcha
 function _readFetchResponse_nodeEndpoints(r: Reader, v: number): FetchResponseNodeEndpoint[] {
   const n = r.compactArrayLength(11);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: FetchResponseNodeEndpoint[] = [];
   for (let i = 0; i < n; i++) a.push(_readFetchResponseNodeEndpoint(r, v));
@@ -256,7 +256,7 @@ function _readFetchResponse(r: Reader, v: number): FetchResponse {
 function _readFetchResponseFetchableTopicResponse_partitions(r: Reader, v: number): FetchResponsePartitionData[] {
   const n = v < 12 ? r.arrayLength(18) : r.compactArrayLength(37);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: FetchResponsePartitionData[] = [];
   for (let i = 0; i < n; i++) a.push(_readFetchResponsePartitionData(r, v));

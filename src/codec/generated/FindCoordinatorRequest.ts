@@ -26,7 +26,7 @@ export function createFindCoordinatorRequest(init?: Partial<FindCoordinatorReque
 function _readFindCoordinatorRequest_coordinatorKeys(r: Reader, v: number): string[] {
   const n = r.compactArrayLength(1);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: string[] = [];
   for (let i = 0; i < n; i++) a.push(r.compactString());

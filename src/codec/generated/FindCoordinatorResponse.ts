@@ -68,7 +68,7 @@ export function createFindCoordinatorResponseCoordinator(init?: Partial<FindCoor
 function _readFindCoordinatorResponse_coordinators(r: Reader, v: number): FindCoordinatorResponseCoordinator[] {
   const n = r.compactArrayLength(14);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: FindCoordinatorResponseCoordinator[] = [];
   for (let i = 0; i < n; i++) a.push(_readFindCoordinatorResponseCoordinator(r, v));

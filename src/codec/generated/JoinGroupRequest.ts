@@ -59,7 +59,7 @@ export function createJoinGroupRequestProtocol(init?: Partial<JoinGroupRequestPr
 function _readJoinGroupRequest_protocols(r: Reader, v: number): JoinGroupRequestProtocol[] {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: JoinGroupRequestProtocol[] = [];
   for (let i = 0; i < n; i++) a.push(_readJoinGroupRequestProtocol(r, v));

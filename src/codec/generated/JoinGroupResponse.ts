@@ -65,7 +65,7 @@ export function createJoinGroupResponseMember(init?: Partial<JoinGroupResponseMe
 function _readJoinGroupResponse_members(r: Reader, v: number): JoinGroupResponseMember[] {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: JoinGroupResponseMember[] = [];
   for (let i = 0; i < n; i++) a.push(_readJoinGroupResponseMember(r, v));

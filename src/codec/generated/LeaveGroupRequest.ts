@@ -47,7 +47,7 @@ export function createLeaveGroupRequestMemberIdentity(init?: Partial<LeaveGroupR
 function _readLeaveGroupRequest_members(r: Reader, v: number): LeaveGroupRequestMemberIdentity[] {
   const n = v < 4 ? r.arrayLength(4) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: LeaveGroupRequestMemberIdentity[] = [];
   for (let i = 0; i < n; i++) a.push(_readLeaveGroupRequestMemberIdentity(r, v));

@@ -47,7 +47,7 @@ export function createLeaveGroupResponseMemberResponse(init?: Partial<LeaveGroup
 function _readLeaveGroupResponse_members(r: Reader, v: number): LeaveGroupResponseMemberResponse[] {
   const n = v < 4 ? r.arrayLength(6) : r.compactArrayLength(5);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: LeaveGroupResponseMemberResponse[] = [];
   for (let i = 0; i < n; i++) a.push(_readLeaveGroupResponseMemberResponse(r, v));

@@ -23,7 +23,7 @@ export function createListGroupsRequest(init?: Partial<ListGroupsRequest>): List
 function _readListGroupsRequest_statesFilter(r: Reader, v: number): string[] {
   const n = r.compactArrayLength(1);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: string[] = [];
   for (let i = 0; i < n; i++) a.push(r.compactString());
@@ -33,7 +33,7 @@ function _readListGroupsRequest_statesFilter(r: Reader, v: number): string[] {
 function _readListGroupsRequest_typesFilter(r: Reader, v: number): string[] {
   const n = r.compactArrayLength(1);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: string[] = [];
   for (let i = 0; i < n; i++) a.push(r.compactString());

@@ -50,7 +50,7 @@ export function createListGroupsResponseListedGroup(init?: Partial<ListGroupsRes
 function _readListGroupsResponse_groups(r: Reader, v: number): ListGroupsResponseListedGroup[] {
   const n = v < 3 ? r.arrayLength(4) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ListGroupsResponseListedGroup[] = [];
   for (let i = 0; i < n; i++) a.push(_readListGroupsResponseListedGroup(r, v));

@@ -68,7 +68,7 @@ export function createListOffsetsRequestListOffsetsPartition(init?: Partial<List
 function _readListOffsetsRequest_topics(r: Reader, v: number): ListOffsetsRequestListOffsetsTopic[] {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ListOffsetsRequestListOffsetsTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readListOffsetsRequestListOffsetsTopic(r, v));
@@ -96,7 +96,7 @@ function _readListOffsetsRequest(r: Reader, v: number): ListOffsetsRequest {
 function _readListOffsetsRequestListOffsetsTopic_partitions(r: Reader, v: number): ListOffsetsRequestListOffsetsPartition[] {
   const n = v < 6 ? r.arrayLength(12) : r.compactArrayLength(17);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ListOffsetsRequestListOffsetsPartition[] = [];
   for (let i = 0; i < n; i++) a.push(_readListOffsetsRequestListOffsetsPartition(r, v));

@@ -71,7 +71,7 @@ export function createListOffsetsResponseListOffsetsPartitionResponse(init?: Par
 function _readListOffsetsResponse_topics(r: Reader, v: number): ListOffsetsResponseListOffsetsTopicResponse[] {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ListOffsetsResponseListOffsetsTopicResponse[] = [];
   for (let i = 0; i < n; i++) a.push(_readListOffsetsResponseListOffsetsTopicResponse(r, v));
@@ -98,7 +98,7 @@ function _readListOffsetsResponse(r: Reader, v: number): ListOffsetsResponse {
 function _readListOffsetsResponseListOffsetsTopicResponse_partitions(r: Reader, v: number): ListOffsetsResponseListOffsetsPartitionResponse[] {
   const n = v < 6 ? r.arrayLength(10) : r.compactArrayLength(27);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ListOffsetsResponseListOffsetsPartitionResponse[] = [];
   for (let i = 0; i < n; i++) a.push(_readListOffsetsResponseListOffsetsPartitionResponse(r, v));
@@ -125,7 +125,7 @@ function _readListOffsetsResponseListOffsetsTopicResponse(r: Reader, v: number):
 function _readListOffsetsResponseListOffsetsPartitionResponse_oldStyleOffsets(r: Reader, v: number): bigint[] {
   const n = r.arrayLength(8);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: bigint[] = [];
   for (let i = 0; i < n; i++) a.push(r.int64());

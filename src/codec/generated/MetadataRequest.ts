@@ -48,7 +48,7 @@ function _readMetadataRequest_topics(r: Reader, v: number): MetadataRequestTopic
   const n = v < 9 ? r.arrayLength(2) : r.compactArrayLength(2);
   if (n < 0) {
     if (v < 1 ? false : true) return null;
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: MetadataRequestTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readMetadataRequestTopic(r, v));

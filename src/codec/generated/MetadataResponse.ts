@@ -122,7 +122,7 @@ export function createMetadataResponsePartition(init?: Partial<MetadataResponseP
 function _readMetadataResponse_brokers(r: Reader, v: number): MetadataResponseBroker[] {
   const n = v < 9 ? r.arrayLength(10) : r.compactArrayLength(11);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: MetadataResponseBroker[] = [];
   for (let i = 0; i < n; i++) a.push(_readMetadataResponseBroker(r, v));
@@ -132,7 +132,7 @@ function _readMetadataResponse_brokers(r: Reader, v: number): MetadataResponseBr
 function _readMetadataResponse_topics(r: Reader, v: number): MetadataResponseTopic[] {
   const n = v < 9 ? r.arrayLength(8) : r.compactArrayLength(10);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: MetadataResponseTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readMetadataResponseTopic(r, v));
@@ -182,7 +182,7 @@ function _readMetadataResponseBroker(r: Reader, v: number): MetadataResponseBrok
 function _readMetadataResponseTopic_partitions(r: Reader, v: number): MetadataResponsePartition[] {
   const n = v < 9 ? r.arrayLength(18) : r.compactArrayLength(18);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: MetadataResponsePartition[] = [];
   for (let i = 0; i < n; i++) a.push(_readMetadataResponsePartition(r, v));
@@ -213,7 +213,7 @@ function _readMetadataResponseTopic(r: Reader, v: number): MetadataResponseTopic
 function _readMetadataResponsePartition_replicaNodes(r: Reader, v: number): number[] {
   const n = v < 9 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: number[] = [];
   for (let i = 0; i < n; i++) a.push(r.int32());
@@ -223,7 +223,7 @@ function _readMetadataResponsePartition_replicaNodes(r: Reader, v: number): numb
 function _readMetadataResponsePartition_isrNodes(r: Reader, v: number): number[] {
   const n = v < 9 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: number[] = [];
   for (let i = 0; i < n; i++) a.push(r.int32());
@@ -233,7 +233,7 @@ function _readMetadataResponsePartition_isrNodes(r: Reader, v: number): number[]
 function _readMetadataResponsePartition_offlineReplicas(r: Reader, v: number): number[] {
   const n = v < 9 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: number[] = [];
   for (let i = 0; i < n; i++) a.push(r.int32());

@@ -80,7 +80,7 @@ export function createOffsetCommitRequestPartition(init?: Partial<OffsetCommitRe
 function _readOffsetCommitRequest_topics(r: Reader, v: number): OffsetCommitRequestTopic[] {
   const n = v < 8 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetCommitRequestTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetCommitRequestTopic(r, v));
@@ -111,7 +111,7 @@ function _readOffsetCommitRequest(r: Reader, v: number): OffsetCommitRequest {
 function _readOffsetCommitRequestTopic_partitions(r: Reader, v: number): OffsetCommitRequestPartition[] {
   const n = v < 8 ? r.arrayLength(14) : r.compactArrayLength(18);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetCommitRequestPartition[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetCommitRequestPartition(r, v));

@@ -59,7 +59,7 @@ export function createOffsetCommitResponsePartition(init?: Partial<OffsetCommitR
 function _readOffsetCommitResponse_topics(r: Reader, v: number): OffsetCommitResponseTopic[] {
   const n = v < 8 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetCommitResponseTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetCommitResponseTopic(r, v));
@@ -86,7 +86,7 @@ function _readOffsetCommitResponse(r: Reader, v: number): OffsetCommitResponse {
 function _readOffsetCommitResponseTopic_partitions(r: Reader, v: number): OffsetCommitResponsePartition[] {
   const n = v < 8 ? r.arrayLength(6) : r.compactArrayLength(7);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetCommitResponsePartition[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetCommitResponsePartition(r, v));

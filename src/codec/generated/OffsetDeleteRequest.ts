@@ -50,7 +50,7 @@ export function createOffsetDeleteRequestPartition(init?: Partial<OffsetDeleteRe
 function _readOffsetDeleteRequest_topics(r: Reader, v: number): OffsetDeleteRequestTopic[] {
   const n = r.arrayLength(6);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetDeleteRequestTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetDeleteRequestTopic(r, v));
@@ -67,7 +67,7 @@ function _readOffsetDeleteRequest(r: Reader, v: number): OffsetDeleteRequest {
 function _readOffsetDeleteRequestTopic_partitions(r: Reader, v: number): OffsetDeleteRequestPartition[] {
   const n = r.arrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetDeleteRequestPartition[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetDeleteRequestPartition(r, v));

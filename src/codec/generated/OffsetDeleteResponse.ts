@@ -56,7 +56,7 @@ export function createOffsetDeleteResponsePartition(init?: Partial<OffsetDeleteR
 function _readOffsetDeleteResponse_topics(r: Reader, v: number): OffsetDeleteResponseTopic[] {
   const n = r.arrayLength(6);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetDeleteResponseTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetDeleteResponseTopic(r, v));
@@ -74,7 +74,7 @@ function _readOffsetDeleteResponse(r: Reader, v: number): OffsetDeleteResponse {
 function _readOffsetDeleteResponseTopic_partitions(r: Reader, v: number): OffsetDeleteResponsePartition[] {
   const n = r.arrayLength(6);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetDeleteResponsePartition[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetDeleteResponsePartition(r, v));

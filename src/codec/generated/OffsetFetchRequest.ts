@@ -90,7 +90,7 @@ function _readOffsetFetchRequest_topics(r: Reader, v: number): OffsetFetchReques
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     if (v < 2 ? false : true) return null;
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetFetchRequestTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetFetchRequestTopic(r, v));
@@ -100,7 +100,7 @@ function _readOffsetFetchRequest_topics(r: Reader, v: number): OffsetFetchReques
 function _readOffsetFetchRequest_groups(r: Reader, v: number): OffsetFetchRequestGroup[] {
   const n = r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetFetchRequestGroup[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetFetchRequestGroup(r, v));
@@ -129,7 +129,7 @@ function _readOffsetFetchRequest(r: Reader, v: number): OffsetFetchRequest {
 function _readOffsetFetchRequestTopic_partitionIndexes(r: Reader, v: number): number[] {
   const n = v < 6 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: number[] = [];
   for (let i = 0; i < n; i++) a.push(r.int32());
@@ -183,7 +183,7 @@ function _readOffsetFetchRequestGroup(r: Reader, v: number): OffsetFetchRequestG
 function _readOffsetFetchRequestTopics_partitionIndexes(r: Reader, v: number): number[] {
   const n = r.compactArrayLength(4);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: number[] = [];
   for (let i = 0; i < n; i++) a.push(r.int32());

@@ -140,7 +140,7 @@ export function createOffsetFetchResponsePartitions(init?: Partial<OffsetFetchRe
 function _readOffsetFetchResponse_topics(r: Reader, v: number): OffsetFetchResponseTopic[] {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetFetchResponseTopic[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetFetchResponseTopic(r, v));
@@ -150,7 +150,7 @@ function _readOffsetFetchResponse_topics(r: Reader, v: number): OffsetFetchRespo
 function _readOffsetFetchResponse_groups(r: Reader, v: number): OffsetFetchResponseGroup[] {
   const n = r.compactArrayLength(5);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetFetchResponseGroup[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetFetchResponseGroup(r, v));
@@ -179,7 +179,7 @@ function _readOffsetFetchResponse(r: Reader, v: number): OffsetFetchResponse {
 function _readOffsetFetchResponseTopic_partitions(r: Reader, v: number): OffsetFetchResponsePartition[] {
   const n = v < 6 ? r.arrayLength(16) : r.compactArrayLength(20);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetFetchResponsePartition[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetFetchResponsePartition(r, v));
@@ -226,7 +226,7 @@ function _readOffsetFetchResponsePartition(r: Reader, v: number): OffsetFetchRes
 function _readOffsetFetchResponseGroup_topics(r: Reader, v: number): OffsetFetchResponseTopics[] {
   const n = r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetFetchResponseTopics[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetFetchResponseTopics(r, v));
@@ -252,7 +252,7 @@ function _readOffsetFetchResponseGroup(r: Reader, v: number): OffsetFetchRespons
 function _readOffsetFetchResponseTopics_partitions(r: Reader, v: number): OffsetFetchResponsePartitions[] {
   const n = r.compactArrayLength(20);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: OffsetFetchResponsePartitions[] = [];
   for (let i = 0; i < n; i++) a.push(_readOffsetFetchResponsePartitions(r, v));

@@ -65,7 +65,7 @@ export function createProduceRequestPartitionProduceData(init?: Partial<ProduceR
 function _readProduceRequest_topicData(r: Reader, v: number): ProduceRequestTopicProduceData[] {
   const n = v < 9 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ProduceRequestTopicProduceData[] = [];
   for (let i = 0; i < n; i++) a.push(_readProduceRequestTopicProduceData(r, v));
@@ -94,7 +94,7 @@ function _readProduceRequest(r: Reader, v: number): ProduceRequest {
 function _readProduceRequestTopicProduceData_partitionData(r: Reader, v: number): ProduceRequestPartitionProduceData[] {
   const n = v < 9 ? r.arrayLength(8) : r.compactArrayLength(6);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ProduceRequestPartitionProduceData[] = [];
   for (let i = 0; i < n; i++) a.push(_readProduceRequestPartitionProduceData(r, v));

@@ -144,7 +144,7 @@ export function createProduceResponseNodeEndpoint(init?: Partial<ProduceResponse
 function _readProduceResponse_responses(r: Reader, v: number): ProduceResponseTopicProduceResponse[] {
   const n = v < 9 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ProduceResponseTopicProduceResponse[] = [];
   for (let i = 0; i < n; i++) a.push(_readProduceResponseTopicProduceResponse(r, v));
@@ -154,7 +154,7 @@ function _readProduceResponse_responses(r: Reader, v: number): ProduceResponseTo
 function _readProduceResponse_nodeEndpoints(r: Reader, v: number): ProduceResponseNodeEndpoint[] {
   const n = r.compactArrayLength(11);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ProduceResponseNodeEndpoint[] = [];
   for (let i = 0; i < n; i++) a.push(_readProduceResponseNodeEndpoint(r, v));
@@ -192,7 +192,7 @@ function _readProduceResponse(r: Reader, v: number): ProduceResponse {
 function _readProduceResponseTopicProduceResponse_partitionResponses(r: Reader, v: number): ProduceResponsePartitionProduceResponse[] {
   const n = v < 9 ? r.arrayLength(14) : r.compactArrayLength(33);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ProduceResponsePartitionProduceResponse[] = [];
   for (let i = 0; i < n; i++) a.push(_readProduceResponsePartitionProduceResponse(r, v));
@@ -219,7 +219,7 @@ function _readProduceResponseTopicProduceResponse(r: Reader, v: number): Produce
 function _readProduceResponsePartitionProduceResponse_recordErrors(r: Reader, v: number): ProduceResponseBatchIndexAndErrorMessage[] {
   const n = v < 9 ? r.arrayLength(6) : r.compactArrayLength(6);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: ProduceResponseBatchIndexAndErrorMessage[] = [];
   for (let i = 0; i < n; i++) a.push(_readProduceResponseBatchIndexAndErrorMessage(r, v));

@@ -21,7 +21,7 @@ export function createSaslHandshakeResponse(init?: Partial<SaslHandshakeResponse
 function _readSaslHandshakeResponse_mechanisms(r: Reader, v: number): string[] {
   const n = r.arrayLength(2);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: string[] = [];
   for (let i = 0; i < n; i++) a.push(r.string());

@@ -56,7 +56,7 @@ export function createSyncGroupRequestAssignment(init?: Partial<SyncGroupRequest
 function _readSyncGroupRequest_assignments(r: Reader, v: number): SyncGroupRequestAssignment[] {
   const n = v < 4 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
-    throw new DecodeError('non-nullable array was null');
+    throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
   const a: SyncGroupRequestAssignment[] = [];
   for (let i = 0; i < n; i++) a.push(_readSyncGroupRequestAssignment(r, v));

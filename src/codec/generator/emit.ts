@@ -332,12 +332,15 @@ export class MessageEmitter {
       })};`,
     );
     const nullCase = branchExpr(fv, bounds, (v) => (f.nullableVersions.contains(v) ? 'true' : 'false'));
+    // Any negative count is null where the array is nullable (Kafka reads `length < 0` as null);
+    // elsewhere -1 is a null in the wrong place and other negatives are no count at all.
+    const refuse = `throw new ${this.use('DecodeError')}(n === -1 ? 'non-nullable array was null' : \`invalid array length \${n}\`);`;
     c.open('if (n < 0) {');
     if (nullCase === 'true') c.line('return null;');
-    else if (nullCase === 'false') c.line(`throw new ${this.use('DecodeError')}('non-nullable array was null');`);
+    else if (nullCase === 'false') c.line(refuse);
     else {
       c.line(`if (${nullCase}) return null;`);
-      c.line(`throw new ${this.use('DecodeError')}('non-nullable array was null');`);
+      c.line(refuse);
     }
     c.close();
     c.line(`const a: ${elType}[] = [];`);

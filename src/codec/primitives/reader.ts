@@ -172,13 +172,13 @@ export class Reader {
     return this.utf8(n);
   }
 
-  /** NULLABLE_STRING: int16 length, -1 = null. */
+  /**
+   * NULLABLE_STRING: int16 length, negative = null. Any negative length, not just -1: Kafka's
+   * generated readers (and so a Kafka 3.9 broker) read `length < 0` as null.
+   */
   nullableString(): string | null {
     const n = this.int16();
-    if (n < 0) {
-      if (n === -1) return null;
-      throw new DecodeError(`invalid string length ${n}`);
-    }
+    if (n < 0) return null;
     return this.utf8(n);
   }
 
@@ -215,13 +215,10 @@ export class Reader {
     return this.view(n);
   }
 
-  /** NULLABLE_BYTES / RECORDS: int32 length, -1 = null. */
+  /** NULLABLE_BYTES / RECORDS: int32 length, negative = null (as Kafka reads it, see nullableString). */
   nullableBytes(): Buffer | null {
     const n = this.int32();
-    if (n < 0) {
-      if (n === -1) return null;
-      throw new DecodeError(`invalid bytes length ${n}`);
-    }
+    if (n < 0) return null;
     return this.view(n);
   }
 
@@ -242,15 +239,14 @@ export class Reader {
   // ---- arrays --------------------------------------------------------------------------------
 
   /**
-   * ARRAY count (int32, -1 = null) checked against the bytes left: `minElementSize` is the
-   * smallest encoding of one element, so a hostile count fails before anything is allocated.
+   * ARRAY count (int32) checked against the bytes left: `minElementSize` is the smallest encoding
+   * of one element, so a hostile count fails before anything is allocated. A negative count is
+   * returned as it is: a nullable array reads any negative count as null (as Kafka's generated
+   * readers do), a non-nullable one refuses it (`arrayLengthError`).
    */
   arrayLength(minElementSize: number): number {
     const n = this.int32();
-    if (n < 0) {
-      if (n === -1) return -1;
-      throw new DecodeError(`invalid array length ${n}`);
-    }
+    if (n < 0) return n;
     this.checkCount(n, minElementSize);
     return n;
   }

@@ -101,7 +101,7 @@ function walkField(r: Reader, f: FieldSchema, w: Walk, flex: boolean, nullable: 
   if (f.array) {
     const n = flex ? r.compactArrayLength(1) : r.arrayLength(1);
     if (n < 0) {
-      if (!nullable) throw new DecodeError('non-nullable array was null');
+      if (!nullable) throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
       return;
     }
     for (let i = 0; i < n; i++) {
