@@ -281,6 +281,8 @@ export class Connection {
   private handleFrame(frame: Buffer): Promise<void> | undefined {
     // peekRequestHeader's fields, read here (it throws only for frames under 8 bytes).
     if (frame.length < 8) {
+      // Kafka cannot read a request header from it either (InvalidRequestException → close).
+      this.broker.log.warn({ connection: this.info.id, size: frame.length }, 'frame too short for a request header; closing connection');
       this.close('frame too short for a request header');
       return undefined;
     }

@@ -26,8 +26,17 @@ export const metadataHandler = defineHandler({
     // Versions 10 and 11 carry topic ids in the schema but refuse them (and null names).
     if (!allTopics && v < 12) {
       for (const t of req.topics!) {
-        if (t.name === null || t.topicId !== ZERO_UUID) return invalidRequest(req.topics!);
+        if (t.name === null || t.topicId !== ZERO_UUID) return errorResponse(req.topics!, ErrorCode.INVALID_REQUEST);
       }
+    }
+    // v12+ lets a name be null, meant for topics asked for by id. With no non-zero id in the
+    // request the names are used, and Kafka 3.9 reaches Topic.validate(null) (getTopicMetadata,
+    // or AutoTopicCreationManager.filterCreatableTopics when auto-creation applies) before it
+    // creates anything: a NullPointerException that KafkaApis.handleError answers with
+    // MetadataRequest.getErrorResponse, UNKNOWN_SERVER_ERROR for every requested topic.
+    if (!allTopics && v >= 12 && req.topics!.some((t) => t.name === null) && req.topics!.every((t) => t.topicId === ZERO_UUID)) {
+      b.log.warn({ connection: ctx.connection.id, apiVersion: v }, 'Metadata names a topic with a null name and no topic id; answering UNKNOWN_SERVER_ERROR as Kafka does');
+      return errorResponse(req.topics!, ErrorCode.UNKNOWN_SERVER_ERROR);
     }
 
     const topics: MetadataResponseTopic[] = [];
@@ -114,15 +123,18 @@ function isInternalName(name: string): boolean {
   return name === '__consumer_offsets' || name === '__transaction_state' || name === '__share_group_state';
 }
 
-/** MetadataRequest.getErrorResponse: every requested topic with the error, nothing else. */
-function invalidRequest(requested: Array<{ name: string | null; topicId: string }>): MetadataResponse {
+/**
+ * MetadataRequest.getErrorResponse: every requested topic (in request order, duplicates kept, a
+ * null name as "") with the error, no brokers, no cluster id, controller -1.
+ */
+function errorResponse(requested: Array<{ name: string | null; topicId: string }>, errorCode: number): MetadataResponse {
   return {
     throttleTimeMs: 0,
     brokers: [],
     clusterId: null,
     controllerId: -1,
     topics: requested.map((t) => ({
-      errorCode: ErrorCode.INVALID_REQUEST,
+      errorCode,
       name: t.name ?? '',
       topicId: t.topicId,
       isInternal: false,

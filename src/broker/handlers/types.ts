@@ -38,6 +38,9 @@ export function defineHandler<K extends keyof ApiTypes>(h: ApiHandler<K>): ApiHa
  * to kmock's log: how Kafka answers an acks=0 failure or a request it cannot parse.
  */
 export function closeRequestConnection(ctx: RequestContext, why: string): void {
+  // Kafka logs these closes at INFO too (KafkaApis: "Closing connection due to error during
+  // produce request ... with ack=0").
+  ctx.broker.log.info({ connection: ctx.connection.id, apiKey: ctx.header.apiKey, correlationId: ctx.header.correlationId, why }, 'closing connection');
   for (const c of ctx.broker.connections) {
     if (c.info === ctx.connection) {
       c.close(why);

@@ -13,6 +13,7 @@ import { groupStaticScenarios } from './group-static.js';
 import { groupSyncHeartbeatScenarios } from './group-sync-heartbeat.js';
 import { groupTimerScenarios } from './group-timers.js';
 import { miscScenarios } from './misc.js';
+import { robustnessScenarios } from './robustness.js';
 
 export const ALL_SCENARIOS: Scenario[] = [
   ...apiScenarios,
@@ -28,6 +29,7 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...groupAdminScenarios,
   ...miscScenarios,
   ...coverageScenarios,
+  ...robustnessScenarios,
 ];
 
 const names = new Set<string>();
