@@ -325,8 +325,13 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
   const heartbeats = () => sleep((3 * sessionMs) / 10);
 
   let blocked: StepName | undefined;
-  const step = async (name: StepName, body: () => Promise<{ outcome: Outcome; info?: Record<string, unknown> } | { skipped: string }>) => {
+  /** `cannot`: why the client cannot do this step at all (n/a, even after an earlier step failed). */
+  const step = async (name: StepName, body: () => Promise<{ outcome: Outcome; info?: Record<string, unknown> } | { skipped: string }>, cannot?: string) => {
     const t0 = Date.now();
+    if (cannot !== undefined) {
+      steps.push({ step: name, outcome: null, skipped: cannot, ms: 0 });
+      return;
+    }
     if (blocked !== undefined) {
       steps.push({ step: name, outcome: null, notRunBecause: blocked, ms: 0 });
       return;
@@ -401,7 +406,6 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
     });
 
     await step('describe', async () => {
-      if (!app.describe) return { skipped: `${app.label} has no describe-group admin call` };
       const r = await once('describe', 'describe', ['--group', group]);
       if (r.last?.event === 'unsupported') return { skipped: String(r.last.why ?? 'unsupported') };
       if (r.code !== 0 || r.last?.event !== 'group') throw new Error(`describe failed: ${JSON.stringify(r.last)} (exit ${r.code})`);
@@ -418,10 +422,9 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
             .sort(),
         },
       };
-    });
+    }, app.describe ? undefined : `${app.label} has no describe-group admin call`);
 
     await step('static-restart', async () => {
-      if (!app.staticMembership) return { skipped: `${app.label} has no static membership` };
       const before = holding(c2);
       const generationBefore = await generation('c1');
       const marks = [c1.events.length, c3.events.length];
@@ -443,10 +446,9 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
         },
         info: { restartToAssignmentMs: restartMs },
       };
-    });
+    }, app.staticMembership ? undefined : `${app.label} has no static membership`);
 
     await step('fence', async () => {
-      if (!app.staticMembership) return { skipped: `${app.label} has no static membership` };
       const before = holding(c2);
       const generationBefore = await generation('c1');
       const marks = [c1.events.length, c3.events.length];
@@ -473,7 +475,7 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
           othersRebalanceEvents: { c1: c1.events.slice(marks[0]).filter(isRebalance).length, c3: c3.events.slice(marks[1]).filter(isRebalance).length },
         },
       };
-    });
+    }, app.staticMembership ? undefined : `${app.label} has no static membership`);
 
     await step('resume', async () => {
       const members = running();
@@ -549,7 +551,6 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
     });
 
     await step('remove', async () => {
-      if (!app.remove) return { skipped: `${app.label} cannot remove members by instance id` };
       const others = running();
       const c7 = consumer('c7', instance(7));
       await until('3 members holding one partition each', [...others, c7], () => partitioned([...others, c7]));
@@ -577,7 +578,7 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
         },
         info: { coveredAfterMs: coveredMs },
       };
-    });
+    }, app.remove ? undefined : `${app.label} cannot remove members by instance id`);
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGKILL', 3000)));
   }
