@@ -1,6 +1,8 @@
 // Broker settings. Each keeps Apache Kafka's default and name (as a dotted key for config files
-// and `--set key=value`), so what a user knows from Kafka applies unchanged.
+// and `--set key=value`), so what a user knows from Kafka applies unchanged. Kafka's own config
+// catalog (types, defaults, documentation, DescribeConfigs) is in ./config/.
 
+import { KMOCK_BROKER_SETTINGS } from './config/broker-configs.js';
 import { PolicyError, mergePolicyUpdates, parsePolicies, validatePolicyUpdate, type PolicyUpdate } from './group/policies/index.js';
 
 export interface BrokerConfig {
@@ -78,23 +80,14 @@ export const DEFAULT_CONFIG: BrokerConfig = {
   policies: {},
 };
 
-/** Kafka's dotted setting names, for config files and `--set`. */
-export const KAFKA_SETTING_NAMES: Record<string, keyof BrokerConfig> = {
-  'node.id': 'nodeId',
-  'broker.rack': 'rack',
-  'socket.request.max.bytes': 'socketRequestMaxBytes',
-  'connections.max.idle.ms': 'connectionsMaxIdleMs',
-  'auto.create.topics.enable': 'autoCreateTopicsEnable',
-  'num.partitions': 'numPartitions',
-  'default.replication.factor': 'defaultReplicationFactor',
-  'log.message.timestamp.type': 'logMessageTimestampType',
-  'delete.topic.enable': 'deleteTopicEnable',
-  'group.initial.rebalance.delay.ms': 'groupInitialRebalanceDelayMs',
-  'group.min.session.timeout.ms': 'groupMinSessionTimeoutMs',
-  'group.max.session.timeout.ms': 'groupMaxSessionTimeoutMs',
-  'group.max.size': 'groupMaxSize',
-  'offsets.retention.minutes': 'offsetsRetentionMinutes',
-};
+/**
+ * Kafka's dotted setting names, for config files and `--set`: the broker configs of the catalog
+ * (config/broker-configs.ts) that name the BrokerConfig field holding them, which is the one place
+ * a Kafka name is mapped to a kmock setting.
+ */
+export const KAFKA_SETTING_NAMES: Record<string, keyof BrokerConfig> = Object.fromEntries(
+  KMOCK_BROKER_SETTINGS.map((k) => [k.name, k.setting]),
+);
 
 export class ConfigError extends Error {}
 

@@ -15,16 +15,9 @@ import {
 } from '../../codec/index.js';
 import type { Broker } from '../broker.js';
 import { ErrorCode } from '../errors.js';
-import {
-  BROKER_LOGGERS,
-  ConfigSource,
-  DEFAULT_ERROR_MESSAGE,
-  describeBrokerConfigs,
-  describeTopicConfigs,
-  invalidTopicNameMessage,
-  parseJavaInt,
-  type DescribedConfig,
-} from '../log/topic-admin.js';
+import { BROKER_LOGGERS, ConfigSource, describeBrokerConfigs, describeTopicConfigs, type DescribedConfig } from '../config/describe.js';
+import { parseJavaInt } from '../config/java-values.js';
+import { DEFAULT_ERROR_MESSAGE, invalidTopicNameMessage } from '../log/topic-admin.js';
 import { defineHandler } from './types.js';
 
 const TOPIC = 2;
