@@ -22,18 +22,16 @@
 import type { ProduceRequest, ProduceResponse, ProduceResponsePartitionProduceResponse, RecordSet } from '../../codec/index.js';
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, LOG_OVERHEAD, MAGIC_OFFSET, PRODUCER_ID_OFFSET, TRANSACTIONAL_FLAG_MASK } from '../../codec/records/constants.js';
 import { initCompression } from '../../codec/records/compression.js';
+import { nextEntry, scanEntries } from '../../codec/records/validate.js';
 import { zstdReady } from '../../codec/records/zstd.js';
 import { ErrorCode } from '../errors.js';
-import { resolveLogConfig, type AppendResult } from '../log/partition-log.js';
+import { resolveLogConfig } from '../log/log-config.js';
+import type { AppendResult } from '../log/partition-log.js';
 import type { Topic } from '../log/topics.js';
 import { closeRequestConnection, defineHandler, NO_RESPONSE, type RequestContext } from './types.js';
 
 /** AdminUtils.ADMIN_CLIENT_ID: the only client allowed to write to internal topics. */
 const ADMIN_CLIENT_ID = '__admin_client';
-/** LegacyRecord.RECORD_OVERHEAD_V0 */
-const MIN_ENTRY_SIZE = 14;
-/** Bytes up to and including the magic byte. */
-const HEADER_SIZE_UP_TO_MAGIC = MAGIC_OFFSET + 1;
 
 export const produceHandler = defineHandler({
   apiKey: 0,
@@ -90,7 +88,7 @@ function produceSimple(ctx: RequestContext, req: ProduceRequest): ProduceRespons
       const records = p.records;
       if (records === null || !Buffer.isBuffer(records)) return undefined;
       // nextEntry(records, 0) is a whole magic-2 entry filling `records` (so no second entry),
-      // big enough for scanBatches and the transactional check.
+      // big enough for scanEntries and the transactional check.
       const size = records.length;
       if (size < PRODUCER_ID_OFFSET + 8 || records[MAGIC_OFFSET] !== 2 || records.readInt32BE(8) + LOG_OVERHEAD !== size) return undefined;
       const attributes = records.readInt16BE(ATTRIBUTES_OFFSET);
@@ -129,43 +127,6 @@ function produceSimple(ctx: RequestContext, req: ProduceRequest): ProduceRespons
     return NO_RESPONSE;
   }
   return { responses, throttleTimeMs: 0, nodeEndpoints: [] };
-}
-
-/** ByteBufferLogInputStream.nextBatch at `pos`: the entry's size and magic, nothing, or corruption. */
-type Entry = { kind: 'none' } | { kind: 'corrupt'; message: string } | { kind: 'entry'; size: number; magic: number };
-
-const NONE: Entry = { kind: 'none' };
-
-function nextEntry(records: Buffer, pos: number): Entry {
-  const remaining = records.length - pos;
-  if (remaining < LOG_OVERHEAD) return NONE;
-  const recordSize = records.readInt32BE(pos + 8);
-  if (recordSize < MIN_ENTRY_SIZE) {
-    return { kind: 'corrupt', message: `Record size ${recordSize} is less than the minimum record overhead (${MIN_ENTRY_SIZE})` };
-  }
-  if (remaining < HEADER_SIZE_UP_TO_MAGIC) return NONE;
-  const magic = records.readInt8(pos + MAGIC_OFFSET);
-  if (magic < 0 || magic > 2) return { kind: 'corrupt', message: `Invalid magic found in record: ${magic}` };
-  const size = recordSize + LOG_OVERHEAD;
-  if (remaining < size) return NONE;
-  return { kind: 'entry', size, magic };
-}
-
-/**
- * handleProduceAppend's `records.batches.filter(b => b.hasProducerId && b.isTransactional)`: null
- * records throw (NullPointerException), and so does the framing of a later entry (Produce v0-v2,
- * whose records Kafka checks nothing of before) or a v2 batch too short to hold a producer id.
- */
-function scanBatches(records: Buffer | null): { errorCode: number; message: string | null } | null {
-  if (records === null) return { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, message: null };
-  let pos = 0;
-  for (;;) {
-    const e = nextEntry(records, pos);
-    if (e.kind === 'none') return null;
-    if (e.kind === 'corrupt') return { errorCode: ErrorCode.CORRUPT_MESSAGE, message: e.message };
-    if (e.magic === 2 && e.size < PRODUCER_ID_OFFSET + 8) return { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, message: null };
-    pos += e.size;
-  }
 }
 
 function asBuffer(r: RecordSet | null): Buffer | null {
@@ -299,8 +260,8 @@ function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | ty
     // ReplicaManager.handleProduceAppend looks at every batch of every partition (hasProducerId,
     // for transaction verification) before anything else; what throws there fails the request.
     for (const t of targets.values()) {
-      const problem = scanBatches(t.batch);
-      if (problem !== null) return wholeRequestError(ctx, req, problem.errorCode, problem.message);
+      const problem = scanEntries(t.batch);
+      if (problem !== null) return wholeRequestError(ctx, req, ErrorCode[problem.error], problem.message);
     }
     const acks = req.acks;
     if (acks !== -1 && acks !== 0 && acks !== 1) {

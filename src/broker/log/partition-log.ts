@@ -1,5 +1,6 @@
-// One partition's log, in memory, behaving as Kafka 3.9's UnifiedLog/LocalLog/LogSegment and
-// LogValidator do for a leader with one replica.
+// One partition's log, in memory, behaving as Kafka 3.9's UnifiedLog/LocalLog/LogSegment do for
+// a leader with one replica: offsets, the per-batch index, storage and reads. What LogValidator
+// checks before an append is codec/records/validate.ts's; the topic settings are log-config.ts's.
 //
 // Stored entries are the producers' batches as received: the Buffer views of the Produce request
 // frame, patched in place (base offset, partition leader epoch, and the max timestamp/type when
@@ -12,155 +13,36 @@
 // position in parallel number arrays, so reads find the batch holding an offset by binary search.
 // Offsets are JavaScript numbers (exact up to 2^53); they become int64 bigints at the wire.
 import { ErrorCode } from '../errors.js';
-import { decompress } from '../../codec/records/compression.js';
-import { zstdReady } from '../../codec/records/zstd.js';
 import {
   ATTRIBUTES_OFFSET,
-  BASE_SEQUENCE_OFFSET,
-  BASE_TIMESTAMP_OFFSET,
   BATCH_LENGTH_OFFSET,
-  COMPRESSION_CODEC_MASK,
-  CONTROL_FLAG_MASK,
-  CRC_OFFSET,
-  LAST_OFFSET_DELTA_OFFSET,
   LOG_OVERHEAD,
   MAGIC_OFFSET,
   MAX_TIMESTAMP_OFFSET,
   PARTITION_LEADER_EPOCH_OFFSET,
   PRODUCER_EPOCH_OFFSET,
   PRODUCER_ID_OFFSET,
-  RECORDS_COUNT_OFFSET,
   RECORD_BATCH_OVERHEAD,
   TIMESTAMP_TYPE_MASK,
   TRANSACTIONAL_FLAG_MASK,
 } from '../../codec/records/constants.js';
-import { computeBatchCrc, setBaseOffset, setMaxTimestamp, setPartitionLeaderEpoch } from '../../codec/records/header.js';
+import { setBaseOffset, setMaxTimestamp, setPartitionLeaderEpoch } from '../../codec/records/header.js';
+import { forEachStoredRecord } from '../../codec/records/record-walk.js';
+import { validateClientBatch, type BatchRejection, type RecordError } from '../../codec/records/validate.js';
+import { DEFAULT_LOG_CONFIG, type LogConfig } from './log-config.js';
 import { firstOffsetOf, incrementSequence, ProducerStateManager } from './producer-state.js';
 import { planMessageSetAppend } from './up-convert.js';
-import { recompressBatch, targetCodecOf } from './recompress.js';
+import { recompressBatch } from './recompress.js';
+
+// The log's config moved to log-config.ts; these re-exports keep the callers that import them
+// from here (handlers/delete-records.ts, bench/broker/produce-diff.ts) working.
+export { DEFAULT_LOG_CONFIG, resolveLogConfig, type LogConfig } from './log-config.js';
+export type { RecordError } from '../../codec/records/validate.js';
 
 /** The partition's leader epoch. kmock's single broker has led every partition since epoch 0. */
 export const LEADER_EPOCH = 0;
-/** LogConfig.DEFAULT_MAX_MESSAGE_BYTES (1 MiB + LOG_OVERHEAD) = broker message.max.bytes default. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 1048588;
-/** Kafka's Long.MAX_VALUE timestamp bounds mean "no bound". */
-const LONG_MAX = 9223372036854775807n;
-
-// ---- topic-level settings the log applies (LogConfig) --------------------------------------------
-
-export interface LogConfig {
-  /** message.timestamp.type */
-  timestampType: 'CreateTime' | 'LogAppendTime';
-  /** max.message.bytes */
-  maxMessageBytes: number;
-  /** cleanup.policy contains "compact": every record needs a key. */
-  compact: boolean;
-  /** cleanup.policy contains "delete": DeleteRecords is allowed. */
-  delete: boolean;
-  /** message.timestamp.before.max.ms (falls back to the deprecated difference.max.ms, as Kafka does). */
-  timestampBeforeMaxMs: bigint;
-  /** message.timestamp.after.max.ms */
-  timestampAfterMaxMs: bigint;
-  /** min.insync.replicas */
-  minInsyncReplicas: number;
-  /** compression.type as the codec id batches are stored with; null for `producer` (kept as sent). */
-  compressionCodec: number | null;
-}
-
-export const DEFAULT_LOG_CONFIG: LogConfig = {
-  timestampType: 'CreateTime',
-  maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
-  compact: false,
-  delete: true,
-  timestampBeforeMaxMs: LONG_MAX,
-  timestampAfterMaxMs: LONG_MAX,
-  minInsyncReplicas: 1,
-  compressionCodec: null,
-};
-
-const DEFAULT_LOG_APPEND_TIME_CONFIG: LogConfig = { ...DEFAULT_LOG_CONFIG, timestampType: 'LogAppendTime' };
-
-/**
- * A topic's config overrides (Topic.configs): a Map that counts its changes, so that
- * resolveLogConfig can keep what it derived from it until the next set/delete/clear.
- */
-export class TopicConfigMap extends Map<string, string> {
-  /** Bumped by every change. */
-  version = 0;
-
-  override set(key: string, value: string): this {
-    this.version++;
-    return super.set(key, value);
-  }
-
-  override delete(key: string): boolean {
-    this.version++;
-    return super.delete(key);
-  }
-
-  override clear(): void {
-    this.version++;
-    super.clear();
-  }
-}
-
-/** resolveLogConfig's last answer per TopicConfigMap, valid while version and broker type match. */
-const resolved = new WeakMap<TopicConfigMap, { version: number; brokerType: string; config: LogConfig }>();
-
-/** The effective log config: topic overrides over the broker's defaults. */
-export function resolveLogConfig(
-  topicConfigs: ReadonlyMap<string, string>,
-  broker: { logMessageTimestampType: 'CreateTime' | 'LogAppendTime' },
-): LogConfig {
-  if (topicConfigs.size === 0) {
-    return broker.logMessageTimestampType === 'CreateTime' ? DEFAULT_LOG_CONFIG : DEFAULT_LOG_APPEND_TIME_CONFIG;
-  }
-  if (!(topicConfigs instanceof TopicConfigMap)) return deriveLogConfig(topicConfigs, broker);
-  const brokerType = broker.logMessageTimestampType;
-  const hit = resolved.get(topicConfigs);
-  if (hit !== undefined && hit.version === topicConfigs.version && hit.brokerType === brokerType) return hit.config;
-  const config = deriveLogConfig(topicConfigs, broker);
-  resolved.set(topicConfigs, { version: topicConfigs.version, brokerType, config });
-  return config;
-}
-
-function deriveLogConfig(topicConfigs: ReadonlyMap<string, string>, broker: { logMessageTimestampType: 'CreateTime' | 'LogAppendTime' }): LogConfig {
-  const type = topicConfigs.get('message.timestamp.type');
-  const policy = (topicConfigs.get('cleanup.policy') ?? 'delete').split(',').map((s) => s.trim().toLowerCase());
-  const difference = longConfig(topicConfigs, 'message.timestamp.difference.max.ms');
-  const before = longConfig(topicConfigs, 'message.timestamp.before.max.ms');
-  return {
-    timestampType: type === 'LogAppendTime' || type === 'CreateTime' ? type : broker.logMessageTimestampType,
-    maxMessageBytes: intConfig(topicConfigs, 'max.message.bytes', DEFAULT_MAX_MESSAGE_BYTES),
-    compact: policy.includes('compact'),
-    delete: policy.includes('delete'),
-    timestampBeforeMaxMs: before !== LONG_MAX ? before : difference,
-    timestampAfterMaxMs: longConfig(topicConfigs, 'message.timestamp.after.max.ms'),
-    minInsyncReplicas: intConfig(topicConfigs, 'min.insync.replicas', 1),
-    compressionCodec: targetCodecOf(topicConfigs.get('compression.type')),
-  };
-}
-
-function intConfig(c: ReadonlyMap<string, string>, key: string, dflt: number): number {
-  const v = c.get(key);
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  return Number.isInteger(n) ? n : dflt;
-}
-
-function longConfig(c: ReadonlyMap<string, string>, key: string): bigint {
-  const v = c.get(key);
-  if (v === undefined || !/^-?\d+$/.test(v.trim())) return LONG_MAX;
-  return BigInt(v.trim());
-}
 
 // ---- results -------------------------------------------------------------------------------------
-
-/** ProduceResponse.RecordError. */
-export interface RecordError {
-  batchIndex: number;
-  message: string | null;
-}
 
 /** What Kafka's LogAppendResult turns into in a ProduceResponse partition. */
 export interface AppendResult {
@@ -267,88 +149,24 @@ export class PartitionLog {
   /**
    * Validates one v2 batch (exactly one batch's bytes, as the Produce request carried it), assigns
    * its offsets and stores it. Checks run in Kafka's order: UnifiedLog.analyzeAndValidateRecords
-   * (base offset, size, CRC), LogValidator (header consistency, every record, timestamps and keys),
-   * then the producer state (duplicates, epoch, sequence).
+   * and LogValidator (validateClientBatch: base offset, size, CRC, header consistency, every record,
+   * timestamps and keys), then the producer state (duplicates, epoch, sequence).
    */
   appendAsLeader(batch: Buffer, config: LogConfig = DEFAULT_LOG_CONFIG, now = Date.now()): AppendResult {
     const tp = this.tp;
+    const valid = validateClientBatch(batch, config, now, tp);
+    if (!valid.ok) return this.rejected(valid);
+    const { codec, lastOffsetDelta, hasProducerId, baseSequence } = valid;
+    let attributes = valid.attributes;
     let size = batch.length;
-    // analyzeAndValidateRecords
-    if (batch.readInt32BE(0) !== 0 || batch.readInt32BE(4) !== 0) {
-      return this.failure(ErrorCode.INVALID_RECORD, `The baseOffset of the record batch in the append to ${tp} should be 0, but it is ${batch.readBigInt64BE(0)}`);
-    }
-    if (size < LAST_OFFSET_DELTA_OFFSET + 4) {
-      // Kafka reads lastOffsetDelta past the end of such a batch: an unexpected exception.
-      return this.failure(ErrorCode.UNKNOWN_SERVER_ERROR, `record batch of ${size} bytes is too short to hold its header`);
-    }
-    if (size > config.maxMessageBytes) {
-      return unknownFailure(
-        ErrorCode.MESSAGE_TOO_LARGE,
-        `The record batch size in the append to ${tp} is ${size} bytes which exceeds the maximum configured value of ${config.maxMessageBytes}.`,
-      );
-    }
-    if (size < RECORD_BATCH_OVERHEAD || batch.readUInt32BE(CRC_OFFSET) !== computeBatchCrc(batch)) {
-      return unknownFailure(
-        ErrorCode.CORRUPT_MESSAGE,
-        `Record is corrupt (stored crc = ${batch.readUInt32BE(CRC_OFFSET)}) in topic partition ${tp}.`,
-      );
-    }
-    let attributes = batch.readInt16BE(ATTRIBUTES_OFFSET);
-    const codec = attributes & COMPRESSION_CODEC_MASK;
-    if (codec > 4) return this.failure(ErrorCode.UNKNOWN_SERVER_ERROR, `Unknown compression type id: ${codec}`);
-
-    // LogValidator.validateBatch (origin CLIENT)
-    const lastOffsetDelta = batch.readInt32BE(LAST_OFFSET_DELTA_OFFSET);
-    const count = batch.readInt32BE(RECORDS_COUNT_OFFSET);
-    const countFromOffsets = lastOffsetDelta + 1;
-    if (countFromOffsets <= 0) {
-      return this.failure(ErrorCode.INVALID_RECORD, `Batch has an invalid offset range: [0, ${lastOffsetDelta}] in topic partition ${tp}`);
-    }
-    if (count <= 0) return this.failure(ErrorCode.INVALID_RECORD, `Invalid reported count for record batch: ${count} in topic partition ${tp}`);
-    if (countFromOffsets !== count) {
-      return this.failure(
-        ErrorCode.INVALID_RECORD,
-        `Inconsistent batch offset range [0, ${lastOffsetDelta}] and count of records ${count} in topic partition ${tp}`,
-      );
-    }
-    if ((attributes & CONTROL_FLAG_MASK) !== 0) {
-      return this.failure(ErrorCode.INVALID_RECORD, `Clients are not allowed to write control records in topic partition ${tp}`);
-    }
-    const hasProducerId = batch.readInt32BE(PRODUCER_ID_OFFSET) >= 0;
-    const baseSequence = batch.readInt32BE(BASE_SEQUENCE_OFFSET);
-    if (hasProducerId && baseSequence < 0) {
-      return this.failure(
-        ErrorCode.INVALID_RECORD,
-        `Invalid sequence number ${baseSequence} in record batch with producerId ${batch.readBigInt64BE(PRODUCER_ID_OFFSET)} in topic partition ${tp}`,
-      );
-    }
-
-    // LogValidator: every record (decompressed when the batch is compressed, as Kafka does)
-    const batchLogAppendTime = (attributes & TIMESTAMP_TYPE_MASK) !== 0;
-    const walk = validateRecords(batch, codec, count, batchLogAppendTime, config, now, tp);
-    if (walk.errorCode !== 0) {
-      if (walk.recordErrors !== null) {
-        return {
-          errorCode: walk.errorCode,
-          baseOffset: -1,
-          logAppendTime: -1,
-          logStartOffset: this.logStartOffset,
-          recordErrors: walk.recordErrors,
-          errorMessage: walk.message,
-          reason: walk.message,
-          appended: false,
-        };
-      }
-      return this.failure(walk.errorCode, walk.message);
-    }
 
     // Not in place (recompress.ts): a topic compression.type other than the batch's codec. The
     // batch is rebuilt (offset deltas 0..n-1 whatever they were), and UnifiedLog.append checks the
     // new size against max.message.bytes again.
     const targetCodec = config.compressionCodec ?? codec;
-    let offsetDeltaOfMax = walk.offsetDeltaOfMax;
-    let firstOffsetDelta = walk.firstOffsetDelta;
-    if (targetCodec === codec && codec !== 0 && !walk.offsetsInOrder) {
+    let offsetDeltaOfMax = valid.offsetDeltaOfMax;
+    let firstOffsetDelta = valid.firstOffsetDelta;
+    if (targetCodec === codec && codec !== 0 && !valid.offsetsInOrder) {
       // Kafka means to rebuild this batch too, but it read the records with skipKeyValueIterator
       // (it expected to work in place), and the rebuild's record.key() throws.
       return this.failure(ErrorCode.UNKNOWN_SERVER_ERROR, 'key is skipped in PartialDefaultRecord (a compressed batch whose offset deltas are not 0..n-1)');
@@ -372,7 +190,7 @@ export class PartitionLog {
     const baseOffset = this.logEndOffset;
     const lastOffset = baseOffset + lastOffsetDelta;
     const logAppendTime = config.timestampType === 'LogAppendTime';
-    const maxTimestamp = logAppendTime ? now : walk.maxTimestamp;
+    const maxTimestamp = logAppendTime ? now : valid.maxTimestamp;
     if (!Number.isSafeInteger(maxTimestamp)) {
       return this.failure(ErrorCode.UNKNOWN_SERVER_ERROR, `max timestamp ${maxTimestamp} is outside what kmock can store exactly`);
     }
@@ -462,6 +280,30 @@ export class PartitionLog {
         }
         return plan.unknownInfo ? unknownFailure(plan.errorCode, plan.reason) : this.failure(plan.errorCode, plan.reason);
     }
+  }
+
+  /**
+   * A batch LogValidator refused, answered as ReplicaManager.appendToLocalLog does: record errors
+   * (RecordValidationException) with their message; CorruptRecordException and
+   * RecordTooLargeException with UNKNOWN_LOG_APPEND_INFO (log start offset -1); the rest with the
+   * partition's log start offset.
+   */
+  private rejected(v: BatchRejection): AppendResult {
+    const errorCode = ErrorCode[v.error];
+    if (v.recordErrors !== null) {
+      return {
+        errorCode,
+        baseOffset: -1,
+        logAppendTime: -1,
+        logStartOffset: this.logStartOffset,
+        recordErrors: v.recordErrors,
+        errorMessage: v.message,
+        reason: v.message,
+        appended: false,
+      };
+    }
+    if (v.error === 'CORRUPT_MESSAGE' || v.error === 'MESSAGE_TOO_LARGE') return unknownFailure(errorCode, v.message);
+    return this.failure(errorCode, v.message);
   }
 
   /** A failure Kafka reports with the partition's log start offset (the generic Throwable branch). */
@@ -673,481 +515,4 @@ function stampHeader(batch: Buffer, attributes: number, baseOffset: number, time
 
 function unknownFailure(errorCode: number, reason: string): AppendResult {
   return { errorCode, baseOffset: -1, logAppendTime: -1, logStartOffset: -1, recordErrors: [], errorMessage: null, reason, appended: false };
-}
-
-// ---- records: walking a batch's records without decoding them ------------------------------------
-
-/** int64 read as a number (exact within ±2^53; never throws, unlike the header parser). */
-function readLongNumber(buf: Buffer, pos: number): number {
-  return buf.readInt32BE(pos) * 0x100000000 + buf.readUInt32BE(pos + 4);
-}
-
-class RecordStructureError extends Error {
-  constructor(
-    message: string,
-    /** ErrorCode Kafka answers with; INVALID_RECORD unless Kafka lets a non-API exception escape. */
-    readonly errorCode: number = ErrorCode.INVALID_RECORD,
-  ) {
-    super(message);
-  }
-}
-
-/** A cursor over one records region (the batch after its header, or its decompressed body). */
-class Cursor {
-  pos = 0;
-  constructor(
-    readonly buf: Buffer,
-    readonly end: number,
-  ) {}
-
-  byte(): number {
-    if (this.pos >= this.end) throw new RecordStructureError('Found invalid record structure');
-    return this.buf[this.pos++];
-  }
-
-  /** ByteUtils.readVarint: zigzag int32, at most 5 bytes. */
-  varint(): number {
-    let value = 0;
-    let i = 0;
-    let b: number;
-    while (((b = this.byte()) & 0x80) !== 0) {
-      value |= (b & 0x7f) << i;
-      i += 7;
-      if (i > 28) throw new RecordStructureError('Varint is too long');
-    }
-    value |= b << i;
-    return (value >>> 1) ^ -(value & 1);
-  }
-
-  /** ByteUtils.readVarlong as a number: zigzag int64, at most 10 bytes. */
-  varlong(): number {
-    let value = 0;
-    let scale = 1;
-    let i = 0;
-    let b: number;
-    while (((b = this.byte()) & 0x80) !== 0) {
-      value += (b & 0x7f) * scale;
-      scale *= 128;
-      i += 7;
-      if (i > 63) throw new RecordStructureError('Varlong is too long');
-    }
-    value += b * scale;
-    // zigzag: even -> value/2, odd -> -(value+1)/2
-    return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
-  }
-
-  skip(n: number): void {
-    if (n <= 0) return;
-    if (n > this.end - this.pos) throw new RecordStructureError('Found invalid record structure');
-    this.pos += n;
-  }
-}
-
-/** Called per record: return true to stop. keySize/valueSize are -1 for null. */
-type RecordVisitor = (offsetDelta: number, timestamp: number, keySize: number, valueSize: number, index: number) => boolean;
-
-/**
- * Walks `count` records as Kafka's record iterators do: DefaultRecord.readFrom for an
- * uncompressed batch (the length prefix must match what the fields use), readPartiallyFrom for a
- * decompressed stream (the prefix is not checked); then no bytes may be left.
- */
-function walkRecords(
-  cur: Cursor,
-  count: number,
-  compressed: boolean,
-  baseTimestamp: number,
-  logAppendTime: number | null,
-  visit: RecordVisitor,
-): void {
-  for (let index = 0; index < count; index++) {
-    let size: number;
-    try {
-      size = cur.varint();
-    } catch (e) {
-      if (compressed) throw new RecordStructureError('Incorrect declared batch size, premature EOF reached');
-      if ((e as Error).message === 'Varint is too long') {
-        // Kafka's uncompressed iterator lets this IllegalArgumentException escape.
-        throw new RecordStructureError('Varint is too long', ErrorCode.UNKNOWN_SERVER_ERROR);
-      }
-      throw new RecordStructureError('Incorrect declared batch size, premature EOF reached');
-    }
-    if (!compressed && cur.end - cur.pos < size) {
-      throw new RecordStructureError(
-        `Invalid record size: expected ${size} bytes in record payload, but instead the buffer has only ${cur.end - cur.pos} remaining bytes.`,
-      );
-    }
-    const start = cur.pos;
-    let stop: boolean;
-    try {
-      cur.byte(); // attributes
-      const timestampDelta = cur.varlong();
-      const offsetDelta = cur.varint();
-      const keySize = cur.varint();
-      cur.skip(keySize);
-      const valueSize = cur.varint();
-      cur.skip(valueSize);
-      const headers = cur.varint();
-      if (headers < 0) throw new RecordStructureError(`Found invalid number of record headers ${headers}`);
-      if (!compressed && headers > cur.end - cur.pos) {
-        throw new RecordStructureError(`Found invalid number of record headers. ${headers} is larger than the remaining size of the buffer`);
-      }
-      for (let h = 0; h < headers; h++) {
-        const hk = cur.varint();
-        if (hk < 0) throw new RecordStructureError(`Invalid negative header key size ${hk}`);
-        cur.skip(hk);
-        cur.skip(cur.varint());
-      }
-      if (!compressed && cur.pos - start !== size) {
-        throw new RecordStructureError(
-          `Invalid record size: expected to read ${size} bytes in record payload, but instead read ${cur.pos - start}`,
-        );
-      }
-      const timestamp = logAppendTime ?? baseTimestamp + timestampDelta;
-      stop = visit(offsetDelta, timestamp, keySize < 0 ? -1 : keySize, valueSize < 0 ? -1 : valueSize, index);
-    } catch (e) {
-      if (e instanceof RecordStructureError && e.message.startsWith('Varint')) throw new RecordStructureError('Found invalid record structure');
-      if (e instanceof RecordStructureError && e.message.startsWith('Varlong')) throw new RecordStructureError('Found invalid record structure');
-      throw e;
-    }
-    if (stop) return;
-  }
-  if (cur.pos !== cur.end) throw new RecordStructureError('Incorrect declared batch size, records still remaining in file');
-}
-
-/** The records region of a batch: a cursor over its body, decompressed when needed. */
-function recordsCursor(batch: Buffer, codec: number): Cursor {
-  if (codec === 0) {
-    const c = new Cursor(batch, batch.length);
-    c.pos = RECORD_BATCH_OVERHEAD;
-    return c;
-  }
-  if (codec === 4 && !zstdReady()) throw new Error('zstd is not initialised: await initCompression() before appending zstd batches');
-  const body = decompress(codec, batch.subarray(RECORD_BATCH_OVERHEAD));
-  return new Cursor(body, body.length);
-}
-
-/** Visits the records of a stored (already validated) batch. */
-function forEachStoredRecord(batch: Buffer, visit: (offsetDelta: number, timestamp: number) => boolean): void {
-  const attributes = batch.readInt16BE(ATTRIBUTES_OFFSET);
-  const codec = attributes & COMPRESSION_CODEC_MASK;
-  const logAppendTime = (attributes & TIMESTAMP_TYPE_MASK) !== 0 ? readLongNumber(batch, MAX_TIMESTAMP_OFFSET) : null;
-  const cur = recordsCursor(batch, codec);
-  walkRecords(cur, batch.readInt32BE(RECORDS_COUNT_OFFSET), codec !== 0, readLongNumber(batch, BASE_TIMESTAMP_OFFSET), logAppendTime, visit);
-}
-
-// ---- the structure-only walk of an uncompressed batch ----------------------------------------------
-// walkRecords' checks for `compressed = false`, on the batch bytes directly: no cursor object, no
-// visitor, no exceptions. It only answers "every record is well-formed" (true, with the
-// timestamps validateRecords needs in the scan* variables below) or "something is off" (false:
-// the caller then runs walkRecords, which finds the same problem and reports it in Kafka's words).
-
-/** Results of the last scanUncompressed that returned true (read right after the call). */
-let scanMax = -1;
-let scanDeltaOfMax: number | null = null;
-let scanFirstDelta: number | null = null;
-/** Where scanVarint/scanVarlong stopped; -1 when the bytes ran out or the number was too long. */
-let scanPos = 0;
-
-/** ByteUtils.readVarint at scanPos (as Cursor.varint), for the multi-byte case. */
-function scanVarint(buf: Buffer, end: number): number {
-  let p = scanPos;
-  let value = 0;
-  let i = 0;
-  for (;;) {
-    if (p >= end) {
-      scanPos = -1;
-      return 0;
-    }
-    const b = buf[p++];
-    if ((b & 0x80) === 0) {
-      value |= b << i;
-      scanPos = p;
-      return (value >>> 1) ^ -(value & 1);
-    }
-    value |= (b & 0x7f) << i;
-    i += 7;
-    if (i > 28) {
-      scanPos = -1;
-      return 0;
-    }
-  }
-}
-
-/** ByteUtils.readVarlong as a number at scanPos (as Cursor.varlong), for the multi-byte case. */
-function scanVarlong(buf: Buffer, end: number): number {
-  let p = scanPos;
-  let value = 0;
-  let scale = 1;
-  let i = 0;
-  for (;;) {
-    if (p >= end) {
-      scanPos = -1;
-      return 0;
-    }
-    const b = buf[p++];
-    if ((b & 0x80) === 0) {
-      value += b * scale;
-      scanPos = p;
-      return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
-    }
-    value += (b & 0x7f) * scale;
-    scale *= 128;
-    i += 7;
-    if (i > 63) {
-      scanPos = -1;
-      return 0;
-    }
-  }
-}
-
-/**
- * DefaultRecord.readFrom over the `count` records of an uncompressed batch (header included in
- * `batch`, which holds exactly the batch): every length, field and header as walkRecords reads
- * them, then nothing may be left. True when all of it holds; the max timestamp bookkeeping is
- * validateRecords' for records that pass validateKey/validateTimestamp (here: all of them).
- */
-function scanUncompressed(batch: Buffer, count: number, baseTimestamp: number): boolean {
-  const end = batch.length;
-  let p = RECORD_BATCH_OVERHEAD;
-  let max = -1;
-  let deltaOfMax: number | null = null;
-  let firstDelta: number | null = null;
-  // b, c: the first two bytes of a varint; one- and two-byte varints (lengths under 8 KiB,
-  // offset deltas under 4096) are decoded inline, longer ones by scanVarint/scanVarlong.
-  let b = 0;
-  let c = 0;
-  for (let index = 0; index < count; index++) {
-    // length (varint; one byte for records under 64 bytes)
-    let size: number;
-    if (p < end && (b = batch[p]) < 0x80) {
-      size = (b >>> 1) ^ -(b & 1);
-      p++;
-    } else if (p + 1 < end && (c = batch[p + 1]) < 0x80) {
-      const x = (b & 0x7f) | (c << 7);
-      size = (x >>> 1) ^ -(x & 1);
-      p += 2;
-    } else {
-      scanPos = p;
-      size = scanVarint(batch, end);
-      if (scanPos < 0) return false;
-      p = scanPos;
-    }
-    if (end - p < size) return false;
-    const start = p;
-    // attributes
-    if (p >= end) return false;
-    p++;
-    // timestampDelta (varlong)
-    let timestampDelta: number;
-    if (p < end && (b = batch[p]) < 0x80) {
-      timestampDelta = b % 2 === 0 ? b / 2 : -(b + 1) / 2;
-      p++;
-    } else {
-      scanPos = p;
-      timestampDelta = scanVarlong(batch, end);
-      if (scanPos < 0) return false;
-      p = scanPos;
-    }
-    // offsetDelta
-    let offsetDelta: number;
-    if (p < end && (b = batch[p]) < 0x80) {
-      offsetDelta = (b >>> 1) ^ -(b & 1);
-      p++;
-    } else if (p + 1 < end && (c = batch[p + 1]) < 0x80) {
-      const x = (b & 0x7f) | (c << 7);
-      offsetDelta = (x >>> 1) ^ -(x & 1);
-      p += 2;
-    } else {
-      scanPos = p;
-      offsetDelta = scanVarint(batch, end);
-      if (scanPos < 0) return false;
-      p = scanPos;
-    }
-    // key, value: a varint length (negative: null), then that many bytes
-    for (let field = 0; field < 2; field++) {
-      let n: number;
-      if (p < end && (b = batch[p]) < 0x80) {
-        n = (b >>> 1) ^ -(b & 1);
-        p++;
-      } else if (p + 1 < end && (c = batch[p + 1]) < 0x80) {
-        const x = (b & 0x7f) | (c << 7);
-        n = (x >>> 1) ^ -(x & 1);
-        p += 2;
-      } else {
-        scanPos = p;
-        n = scanVarint(batch, end);
-        if (scanPos < 0) return false;
-        p = scanPos;
-      }
-      if (n > 0) {
-        if (n > end - p) return false;
-        p += n;
-      }
-    }
-    // headers: a count, then per header a key length (not negative), key, value length, value
-    let headers: number;
-    if (p < end && (b = batch[p]) < 0x80) {
-      headers = (b >>> 1) ^ -(b & 1);
-      p++;
-    } else {
-      scanPos = p;
-      headers = scanVarint(batch, end);
-      if (scanPos < 0) return false;
-      p = scanPos;
-    }
-    if (headers < 0 || headers > end - p) return false;
-    for (let h = 0; h < headers; h++) {
-      scanPos = p;
-      const hk = scanVarint(batch, end);
-      if (scanPos < 0 || hk < 0) return false;
-      p = scanPos;
-      if (hk > 0) {
-        if (hk > end - p) return false;
-        p += hk;
-      }
-      scanPos = p;
-      const hv = scanVarint(batch, end);
-      if (scanPos < 0) return false;
-      p = scanPos;
-      if (hv > 0) {
-        if (hv > end - p) return false;
-        p += hv;
-      }
-    }
-    if (p - start !== size) return false;
-    if (index === 0) firstDelta = offsetDelta;
-    const timestamp = baseTimestamp + timestampDelta;
-    if (timestamp > max) {
-      max = timestamp;
-      deltaOfMax = offsetDelta;
-    } else if (timestamp === max && deltaOfMax === null) {
-      deltaOfMax = offsetDelta;
-    }
-  }
-  if (p !== end) return false;
-  scanMax = max;
-  scanDeltaOfMax = deltaOfMax;
-  scanFirstDelta = firstDelta;
-  return true;
-}
-
-interface WalkOutcome {
-  errorCode: number;
-  message: string;
-  recordErrors: RecordError[] | null;
-  /** Largest record timestamp (Kafka's maxBatchTimestamp, starting from -1). */
-  maxTimestamp: number;
-  /** offsetDelta of the first record whose timestamp is that maximum, if any. */
-  offsetDeltaOfMax: number | null;
-  firstOffsetDelta: number | null;
-  /** Every record's offsetDelta equals its index (LogValidator's expectedInnerOffset check). */
-  offsetsInOrder: boolean;
-}
-
-/**
- * LogValidator's record loop: structure (INVALID_RECORD), keys on compacted topics
- * (INVALID_RECORD) and timestamps (INVALID_TIMESTAMP) with per-record errors, and the batch's
- * true max timestamp.
- */
-function validateRecords(
-  batch: Buffer,
-  codec: number,
-  count: number,
-  batchLogAppendTime: boolean,
-  config: LogConfig,
-  now: number,
-  tp: string,
-): WalkOutcome {
-  const checkTimestamps = config.timestampBeforeMaxMs !== LONG_MAX || config.timestampAfterMaxMs !== LONG_MAX;
-  const createTime = config.timestampType === 'CreateTime';
-  // No record of an uncompressed batch can fail validateKey/validateTimestamp under these
-  // settings: a structure-only walk gives the verdict when it finds nothing wrong (else the full
-  // walk below runs and reports what it finds, exactly as before).
-  if (codec === 0 && !batchLogAppendTime && !config.compact && !(createTime && checkTimestamps)) {
-    if (scanUncompressed(batch, count, readLongNumber(batch, BASE_TIMESTAMP_OFFSET))) {
-      // (only uncompressed batches take this path, where Kafka never checks the offset deltas)
-      return { errorCode: 0, message: '', recordErrors: null, maxTimestamp: scanMax, offsetDeltaOfMax: scanDeltaOfMax, firstOffsetDelta: scanFirstDelta, offsetsInOrder: true };
-    }
-  }
-  const out: WalkOutcome = { errorCode: 0, message: '', recordErrors: null, maxTimestamp: -1, offsetDeltaOfMax: null, firstOffsetDelta: null, offsetsInOrder: true };
-  let cur: Cursor;
-  try {
-    cur = recordsCursor(batch, codec);
-  } catch (e) {
-    // Kafka: KafkaException("Failed to decompress record stream") -> UNKNOWN_SERVER_ERROR
-    out.errorCode = ErrorCode.UNKNOWN_SERVER_ERROR;
-    out.message = `Failed to decompress record stream: ${(e as Error).message}`;
-    return out;
-  }
-  const headerMax = readLongNumber(batch, MAX_TIMESTAMP_OFFSET);
-  let errors: Array<{ code: number; batchIndex: number; message: string }> | null = null;
-  try {
-    walkRecords(
-      cur,
-      count,
-      codec !== 0,
-      readLongNumber(batch, BASE_TIMESTAMP_OFFSET),
-      batchLogAppendTime ? headerMax : null,
-      (offsetDelta, timestamp, keySize, valueSize, index) => {
-        if (index === 0) out.firstOffsetDelta = offsetDelta;
-        if (offsetDelta !== index) out.offsetsInOrder = false;
-        // validateKey, then validateTimestamp (one error per record, key first)
-        let err: { code: number; batchIndex: number; message: string } | null = null;
-        if (config.compact && keySize < 0) {
-          err = { code: ErrorCode.INVALID_RECORD, batchIndex: index, message: `Compacted topic cannot accept message without key in topic partition ${tp}` };
-        } else if (createTime && timestamp !== -1) {
-          if (checkTimestamps) {
-            const diff = BigInt(now) - BigInt(timestamp);
-            if (diff > config.timestampBeforeMaxMs || -diff > config.timestampAfterMaxMs) {
-              const lo = BigInt.asIntN(64, BigInt(now) - config.timestampBeforeMaxMs);
-              const hi = BigInt.asIntN(64, BigInt(now) + config.timestampAfterMaxMs);
-              err = {
-                code: ErrorCode.INVALID_TIMESTAMP,
-                batchIndex: index,
-                message: `Timestamp ${timestamp} of message with offset ${offsetDelta} is out of range. The timestamp should be within [${lo}, ${hi}]`,
-              };
-            }
-          }
-        } else if (batchLogAppendTime) {
-          err = {
-            code: ErrorCode.INVALID_TIMESTAMP,
-            batchIndex: index,
-            message:
-              `Invalid timestamp type in message DefaultRecord(offset=${offsetDelta}, timestamp=${timestamp}, ` +
-              `key=${Math.max(0, keySize)} bytes, value=${Math.max(0, valueSize)} bytes). Producer should not set timestamp type to LogAppendTime.`,
-          };
-        }
-        if (err !== null) (errors ??= []).push(err);
-        else if (timestamp > out.maxTimestamp) {
-          out.maxTimestamp = timestamp;
-          out.offsetDeltaOfMax = offsetDelta;
-        } else if (timestamp === out.maxTimestamp && out.offsetDeltaOfMax === null) {
-          out.offsetDeltaOfMax = offsetDelta;
-        }
-        return false;
-      },
-    );
-  } catch (e) {
-    if (!(e instanceof RecordStructureError)) throw e;
-    out.errorCode = e.errorCode;
-    out.message = e.message;
-    return out;
-  }
-  if (errors !== null) {
-    // LogValidator.processRecordErrors
-    const list: Array<{ code: number; batchIndex: number; message: string }> = errors;
-    out.recordErrors = list.map((e) => ({ batchIndex: e.batchIndex, message: e.message }));
-    if (list.some((e) => e.code === ErrorCode.INVALID_TIMESTAMP)) {
-      out.errorCode = ErrorCode.INVALID_TIMESTAMP;
-      out.message = 'One or more records have been rejected due to invalid timestamp';
-    } else {
-      out.errorCode = ErrorCode.INVALID_RECORD;
-      const shown = list
-        .slice(0, 3)
-        .map((e) => `RecordError(batchIndex=${e.batchIndex}, message='${e.message}')`)
-        .join(', ');
-      out.message = `One or more records have been rejected due to ${list.length} record errors in total, and only showing the first three errors at most: [${shown}]`;
-    }
-  }
-  return out;
 }

@@ -2,7 +2,8 @@
 // reserved names); ids are random Kafka Uuids, shown as base64url like Kafka's tools show them.
 import { randomBytes } from 'node:crypto';
 import { ErrorCode } from '../errors.js';
-import { PartitionLog, TopicConfigMap } from './partition-log.js';
+import { TopicConfigMap } from './log-config.js';
+import { PartitionLog } from './partition-log.js';
 
 export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const MAX_NAME_LENGTH = 249;

@@ -37,7 +37,8 @@ import {
 import { computeBatchCrc } from '../../codec/records/header.js';
 import { encodeBatch } from '../../codec/records/batch.js';
 import { readLegacyRecord, type LegacyRecordView } from '../../codec/records/legacy.js';
-import type { LogConfig, RecordError } from './partition-log.js';
+import type { RecordError } from '../../codec/records/validate.js';
+import type { LogConfig } from './log-config.js';
 
 const MIN_ENTRY_SIZE = MESSAGE_OVERHEAD_V0;
 
