@@ -73,11 +73,16 @@ const throttledReplicas: Validator = (name, value) => {
 
 // ---- the catalog ---------------------------------------------------------------------------------
 
+/**
+ * One topic config: its name to look it up by, its type and validator to check a value with
+ * (parseTopicConfigValue), and its default, broker synonym and documentation to describe it.
+ */
 export interface TopicConfigKey {
   name: string;
   type: ConfigType;
   /** The default as ConfigDef.convertToString gives it. */
   defaultValue: string;
+  /** The ConfigDef validator LogConfig gives the key, applied after parsing; null when it has none. */
   validator: Validator | null;
   /** The broker setting that supplies the default (ServerTopicConfigSynonyms), if any. */
   serverSynonym: string | null;
