@@ -114,6 +114,10 @@ function configSynonyms(staticConfigs: Map<string, string>, name: string): Confi
 
 // ---- DescribeConfigs entries -----------------------------------------------------------------------
 
+/** The catalogs sorted by name, the order DescribeConfigs and CreateTopics answer configs in. */
+const TOPIC_CONFIGS_BY_NAME = [...TOPIC_CONFIGS].sort((a, b) => (a.name < b.name ? -1 : 1));
+const BROKER_CONFIGS_BY_NAME = [...BROKER_CONFIGS].sort((a, b) => (a.name < b.name ? -1 : 1));
+
 export interface DescribedConfig {
   name: string;
   value: string | null;
@@ -125,6 +129,31 @@ export interface DescribedConfig {
   documentation: string | null;
 }
 
+/**
+ * One DescribeConfigs entry: its source is that of the first synonym (DEFAULT_CONFIG when there is
+ * none); synonyms and documentation only when asked for.
+ */
+function describedConfig(
+  key: { name: string; type: ConfigType; documentation: string },
+  value: string | null,
+  readOnly: boolean,
+  synonyms: ConfigSynonym[],
+  includeSynonyms: boolean,
+  includeDocumentation: boolean,
+): DescribedConfig {
+  return {
+    name: key.name,
+    value,
+    readOnly,
+    configSource: synonyms.length > 0 ? synonyms[0].source : ConfigSource.DEFAULT_CONFIG,
+    isSensitive: key.type === 'PASSWORD',
+    synonyms: includeSynonyms ? synonyms : [],
+    configType: CONFIG_TYPE_ID[key.type],
+    documentation: includeDocumentation ? key.documentation : null,
+  };
+}
+
+/** The configurationKeys filter: null or empty asks for every config. */
 function wanted(keys: readonly string[] | null): (name: string) => boolean {
   if (keys === null || keys.length === 0) return () => true;
   const set = new Set(keys);
@@ -146,7 +175,7 @@ export function describeTopicConfigs(
   const staticConfigs = staticBrokerConfigs(broker);
   const keep = wanted(keys);
   const out: DescribedConfig[] = [];
-  for (const key of [...TOPIC_CONFIGS].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  for (const key of TOPIC_CONFIGS_BY_NAME) {
     if (!keep(key.name)) continue;
     const override = topic.configs.get(key.name);
     const brokerValue = key.serverSynonym === null ? undefined : staticConfigs.get(key.serverSynonym);
@@ -158,16 +187,7 @@ export function describeTopicConfigs(
           : key.defaultValue;
     const synonyms = key.serverSynonym === null ? [] : configSynonyms(staticConfigs, key.serverSynonym);
     if (override !== undefined) synonyms.unshift({ name: key.name, value, source: ConfigSource.TOPIC_CONFIG });
-    out.push({
-      name: key.name,
-      value,
-      readOnly: false,
-      configSource: synonyms.length > 0 ? synonyms[0].source : ConfigSource.DEFAULT_CONFIG,
-      isSensitive: key.type === 'PASSWORD',
-      synonyms: includeSynonyms ? synonyms : [],
-      configType: CONFIG_TYPE_ID[key.type],
-      documentation: includeDocumentation ? key.documentation : null,
-    });
+    out.push(describedConfig(key, value, false, synonyms, includeSynonyms, includeDocumentation));
   }
   return out;
 }
@@ -186,20 +206,12 @@ export function describeBrokerConfigs(
   const staticConfigs = staticBrokerConfigs(broker);
   const keep = wanted(keys);
   const out: DescribedConfig[] = [];
-  for (const key of [...BROKER_CONFIGS].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  for (const key of BROKER_CONFIGS_BY_NAME) {
     if (!keep(key.name)) continue;
     const synonyms = configSynonyms(staticConfigs, key.name);
-    const isSensitive = key.type === 'PASSWORD';
-    out.push({
-      name: key.name,
-      value: isSensitive ? null : (staticConfigs.get(key.name) ?? key.defaultValue),
-      readOnly: !key.dynamic,
-      configSource: synonyms.length > 0 ? synonyms[0].source : ConfigSource.DEFAULT_CONFIG,
-      isSensitive,
-      synonyms: includeSynonyms ? synonyms : [],
-      configType: CONFIG_TYPE_ID[key.type],
-      documentation: includeDocumentation ? key.documentation : null,
-    });
+    // A sensitive (password) value is never sent (ConfigHelper.createBrokerConfigEntry).
+    const value = key.type === 'PASSWORD' ? null : (staticConfigs.get(key.name) ?? key.defaultValue);
+    out.push(describedConfig(key, value, !key.dynamic, synonyms, includeSynonyms, includeDocumentation));
   }
   return out;
 }
@@ -236,20 +248,18 @@ export interface EffectiveTopicConfig {
  */
 export function effectiveTopicConfigs(broker: Broker, creation: Map<string, string>): EffectiveTopicConfig[] {
   const staticConfigs = staticBrokerConfigs(broker);
-  return [...TOPIC_CONFIGS]
-    .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .map((key) => {
-      let value: string | null = key.defaultValue;
-      let source: number = ConfigSource.DEFAULT_CONFIG;
-      const given = creation.get(key.name);
-      const fromBroker = key.serverSynonym === null ? undefined : staticConfigs.get(key.serverSynonym);
-      if (given !== undefined) {
-        value = given;
-        source = ConfigSource.TOPIC_CONFIG;
-      } else if (fromBroker !== undefined) {
-        value = fromBroker;
-        source = ConfigSource.STATIC_BROKER_CONFIG;
-      }
-      return { name: key.name, value, readOnly: false, configSource: source, isSensitive: key.type === 'PASSWORD' };
-    });
+  return TOPIC_CONFIGS_BY_NAME.map((key) => {
+    let value: string | null = key.defaultValue;
+    let source: number = ConfigSource.DEFAULT_CONFIG;
+    const given = creation.get(key.name);
+    const fromBroker = key.serverSynonym === null ? undefined : staticConfigs.get(key.serverSynonym);
+    if (given !== undefined) {
+      value = given;
+      source = ConfigSource.TOPIC_CONFIG;
+    } else if (fromBroker !== undefined) {
+      value = fromBroker;
+      source = ConfigSource.STATIC_BROKER_CONFIG;
+    }
+    return { name: key.name, value, readOnly: false, configSource: source, isSensitive: key.type === 'PASSWORD' };
+  });
 }
