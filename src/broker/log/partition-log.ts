@@ -28,7 +28,7 @@ import {
 } from '../../codec/records/constants.js';
 import { setBaseOffset, setMaxTimestamp, setPartitionLeaderEpoch } from '../../codec/records/header.js';
 import { forEachStoredRecord } from '../../codec/records/record-walk.js';
-import { validateClientBatch, type BatchRejection, type RecordError } from '../../codec/records/validate.js';
+import { reportsUnknownLogStart, validateClientBatch, type BatchRejection, type RecordError } from '../../codec/records/validate.js';
 import { DEFAULT_LOG_CONFIG, type LogConfig } from './log-config.js';
 import { firstOffsetOf, incrementSequence, ProducerStateManager } from './producer-state.js';
 import { planMessageSetAppend } from './up-convert.js';
@@ -284,9 +284,8 @@ export class PartitionLog {
 
   /**
    * A batch LogValidator refused, answered as ReplicaManager.appendToLocalLog does: record errors
-   * (RecordValidationException) with their message; CorruptRecordException and
-   * RecordTooLargeException with UNKNOWN_LOG_APPEND_INFO (log start offset -1); the rest with the
-   * partition's log start offset.
+   * (RecordValidationException) with their message, the rest with the log start offset that
+   * reportsUnknownLogStart says.
    */
   private rejected(v: BatchRejection): AppendResult {
     const errorCode = ErrorCode[v.error];
@@ -302,7 +301,7 @@ export class PartitionLog {
         appended: false,
       };
     }
-    if (v.error === 'CORRUPT_MESSAGE' || v.error === 'MESSAGE_TOO_LARGE') return unknownFailure(errorCode, v.message);
+    if (reportsUnknownLogStart(v.error)) return unknownFailure(errorCode, v.message);
     return this.failure(errorCode, v.message);
   }
 

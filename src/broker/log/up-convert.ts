@@ -23,21 +23,10 @@
 // and offsets reach clients; the reasons are kept for kmock's log.
 import { ErrorCode } from '../errors.js';
 import { decompress } from '../../codec/records/compression.js';
-import {
-  ATTRIBUTES_OFFSET,
-  COMPRESSION_CODEC_MASK,
-  CRC_OFFSET,
-  LAST_OFFSET_DELTA_OFFSET,
-  LOG_OVERHEAD,
-  MAGIC_OFFSET,
-  MESSAGE_OVERHEAD_V0,
-  RECORD_BATCH_OVERHEAD,
-  compressionName,
-} from '../../codec/records/constants.js';
-import { computeBatchCrc } from '../../codec/records/header.js';
+import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, LOG_OVERHEAD, MESSAGE_OVERHEAD_V0, compressionName } from '../../codec/records/constants.js';
 import { encodeBatch } from '../../codec/records/batch.js';
 import { readLegacyRecord, type LegacyRecordView } from '../../codec/records/legacy.js';
-import type { RecordError } from '../../codec/records/validate.js';
+import { analyzeBatch, nextEntry, processRecordErrors, reportsUnknownLogStart, type RecordError, type RecordFailure } from '../../codec/records/validate.js';
 import type { LogConfig } from './log-config.js';
 
 const MIN_ENTRY_SIZE = MESSAGE_OVERHEAD_V0;
@@ -86,19 +75,12 @@ export function planMessageSetAppend(records: Buffer, config: LogConfig, now: nu
   const entries: Entry[] = [];
   let pos = 0;
   for (;;) {
-    const remaining = records.length - pos;
-    if (remaining < LOG_OVERHEAD) break;
-    const recordSize = records.readInt32BE(pos + 8);
-    if (recordSize < MIN_ENTRY_SIZE) {
-      return err(ErrorCode.CORRUPT_MESSAGE, `Record size ${recordSize} is less than the minimum record overhead (${MIN_ENTRY_SIZE})`, true);
-    }
-    if (remaining < MAGIC_OFFSET + 1) break;
-    const magic = records.readInt8(pos + MAGIC_OFFSET);
-    if (magic < 0 || magic > 2) return err(ErrorCode.CORRUPT_MESSAGE, `Invalid magic found in record: ${magic}`, true);
-    if (remaining < LOG_OVERHEAD + recordSize) break;
-    const whole = pos === 0 && LOG_OVERHEAD + recordSize === records.length;
-    entries.push({ bytes: whole ? records : records.subarray(pos, pos + LOG_OVERHEAD + recordSize), magic });
-    pos += LOG_OVERHEAD + recordSize;
+    const e = nextEntry(records, pos);
+    if (e.kind === 'none') break;
+    if (e.kind === 'corrupt') return err(ErrorCode.CORRUPT_MESSAGE, e.message, true);
+    const whole = pos === 0 && e.size === records.length;
+    entries.push({ bytes: whole ? records : records.subarray(pos, pos + e.size), magic: e.magic });
+    pos += e.size;
   }
   if (entries.length === 0) return { kind: 'empty' };
   // The common case of a single v2 batch: appendAsLeader runs the same checks itself.
@@ -134,12 +116,11 @@ function analyzeEntry(e: Entry, config: LogConfig, tp: string): Analyzed {
   const b = e.bytes;
   const size = b.length;
   if (e.magic === 2) {
-    if (b.readInt32BE(0) !== 0 || b.readInt32BE(4) !== 0) {
-      return err(ErrorCode.INVALID_RECORD, `The baseOffset of the record batch in the append to ${tp} should be 0, but it is ${b.readBigInt64BE(0)}`);
-    }
-    // batch.lastOffset reads past the end of such a batch: an unexpected exception.
-    if (size < LAST_OFFSET_DELTA_OFFSET + 4) return err(ErrorCode.UNKNOWN_SERVER_ERROR, `record batch of ${size} bytes is too short to hold its header`);
+    const refused = analyzeBatch(b, config, tp);
+    if (refused !== null) return err(ErrorCode[refused.error], refused.message, reportsUnknownLogStart(refused.error));
+    return { kind: 'ok', codec: b.readInt16BE(ATTRIBUTES_OFFSET) & COMPRESSION_CODEC_MASK };
   }
+  // A legacy message: the same checks, its own CRC.
   if (size > config.maxMessageBytes) {
     return err(
       ErrorCode.MESSAGE_TOO_LARGE,
@@ -147,21 +128,11 @@ function analyzeEntry(e: Entry, config: LogConfig, tp: string): Analyzed {
       true,
     );
   }
-  let codec: number;
-  if (e.magic === 2) {
-    const stored = b.readUInt32BE(CRC_OFFSET);
-    if (size < RECORD_BATCH_OVERHEAD || stored !== computeBatchCrc(b)) {
-      return err(ErrorCode.CORRUPT_MESSAGE, `Record is corrupt (stored crc = ${stored}) in topic partition ${tp}.`, true);
-    }
-    codec = b.readInt16BE(ATTRIBUTES_OFFSET) & COMPRESSION_CODEC_MASK;
-  } else {
-    const m = readLegacyRecord(b);
-    if (!m.crcValid) return err(ErrorCode.CORRUPT_MESSAGE, `Record is corrupt (stored crc = ${m.storedCrc}) in topic partition ${tp}.`, true);
-    codec = m.codec;
-  }
+  const m = readLegacyRecord(b);
+  if (!m.crcValid) return err(ErrorCode.CORRUPT_MESSAGE, `Record is corrupt (stored crc = ${m.storedCrc}) in topic partition ${tp}.`, true);
   // CompressionType.forId throws IllegalArgumentException for ids Kafka does not define.
-  if (codec > 4) return err(ErrorCode.UNKNOWN_SERVER_ERROR, `Unknown compression type id: ${codec}`);
-  return { kind: 'ok', codec };
+  if (m.codec > 4) return err(ErrorCode.UNKNOWN_SERVER_ERROR, `Unknown compression type id: ${m.codec}`);
+  return { kind: 'ok', codec: m.codec };
 }
 
 /** A record as MemoryRecordsBuilder.appendWithOffset receives it. */
@@ -249,7 +220,7 @@ function convertCompressed(e: Entry, config: LogConfig, now: number, tp: string)
     }
   }
 
-  const recordErrors: Array<{ code: number; error: RecordError }> = [];
+  const recordErrors: RecordFailure[] = [];
   const validated: Candidate[] = [];
   for (let i = 0; i < views.length; i++) {
     const v = views[i];
@@ -285,18 +256,15 @@ function validateRecord(
   config: LogConfig,
   now: number,
   tp: string,
-): { code: number; error: RecordError } | 'corrupt' | null {
+): RecordFailure | 'corrupt' | null {
   const v = c.view;
   if (v.magic !== batch.magic) {
-    return {
-      code: ErrorCode.INVALID_RECORD,
-      error: { batchIndex: index, message: `Record ${describe(c)}'s magic does not match outer magic ${batch.magic} in topic partition ${tp}` },
-    };
+    return { error: 'INVALID_RECORD', batchIndex: index, message: `Record ${describe(c)}'s magic does not match outer magic ${batch.magic} in topic partition ${tp}` };
   }
   if (batch !== v && !v.crcValid) return 'corrupt';
   // Record.hasKey; a malformed message fails later, where Kafka first reads its key and value.
   if (config.compact && v.malformed === null && v.key === null) {
-    return { code: ErrorCode.INVALID_RECORD, error: { batchIndex: index, message: `Compacted topic cannot accept message without key in topic partition ${tp}` } };
+    return { error: 'INVALID_RECORD', batchIndex: index, message: `Compacted topic cannot accept message without key in topic partition ${tp}` };
   }
   if (config.timestampType === 'CreateTime' && c.timestamp !== -1n) {
     const diff = BigInt(now) - c.timestamp;
@@ -304,17 +272,16 @@ function validateRecord(
       const lo = BigInt.asIntN(64, BigInt(now) - config.timestampBeforeMaxMs);
       const hi = BigInt.asIntN(64, BigInt(now) + config.timestampAfterMaxMs);
       return {
-        code: ErrorCode.INVALID_TIMESTAMP,
-        error: {
-          batchIndex: index,
-          message: `Timestamp ${c.timestamp} of message with offset ${c.offset} is out of range. The timestamp should be within [${lo}, ${hi}]`,
-        },
+        error: 'INVALID_TIMESTAMP',
+        batchIndex: index,
+        message: `Timestamp ${c.timestamp} of message with offset ${c.offset} is out of range. The timestamp should be within [${lo}, ${hi}]`,
       };
     }
   } else if (batch.magic > 0 && batch.timestampType === 1) {
     return {
-      code: ErrorCode.INVALID_TIMESTAMP,
-      error: { batchIndex: index, message: `Invalid timestamp type in message ${describe(c)}. Producer should not set timestamp type to LogAppendTime.` },
+      error: 'INVALID_TIMESTAMP',
+      batchIndex: index,
+      message: `Invalid timestamp type in message ${describe(c)}. Producer should not set timestamp type to LogAppendTime.`,
     };
   }
   return null;
@@ -334,20 +301,10 @@ function appendable(c: Candidate): { kind: 'ok'; record: OutRecord } | PlanError
   return { kind: 'ok', record: { timestamp: c.timestamp, key: c.view.key, value: c.view.value } };
 }
 
-/** LogValidator.processRecordErrors: INVALID_TIMESTAMP if any is a timestamp error, else INVALID_RECORD. */
-function recordErrorsFailure(list: Array<{ code: number; error: RecordError }>): PlanError {
-  const errors = list.map((e) => e.error);
-  if (list.some((e) => e.code === ErrorCode.INVALID_TIMESTAMP)) {
-    return { ...err(ErrorCode.INVALID_TIMESTAMP, 'One or more records have been rejected due to invalid timestamp'), recordErrors: errors };
-  }
-  const shown = errors
-    .slice(0, 3)
-    .map((e) => `RecordError(batchIndex=${e.batchIndex}, message='${e.message}')`)
-    .join(', ');
-  return {
-    ...err(ErrorCode.INVALID_RECORD, `One or more records have been rejected due to ${errors.length} record errors in total, and only showing the first three errors at most: [${shown}]`),
-    recordErrors: errors,
-  };
+/** LogValidator.processRecordErrors (codec/records/validate.ts), as a plan. */
+function recordErrorsFailure(list: readonly RecordFailure[]): PlanError {
+  const r = processRecordErrors(list);
+  return { ...err(ErrorCode[r.error], r.message), recordErrors: r.recordErrors ?? [] };
 }
 
 /**

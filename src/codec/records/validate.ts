@@ -128,19 +128,25 @@ export function scanEntries(records: Buffer | null): { error: 'CORRUPT_MESSAGE' 
 
 // ---- one client batch ------------------------------------------------------------------------------
 
+/**
+ * ReplicaManager.appendToLocalLog answers CorruptRecordException and RecordTooLargeException with
+ * UNKNOWN_LOG_APPEND_INFO (log start offset -1), every other failure with the partition's.
+ */
+export function reportsUnknownLogStart(error: BatchErrorName): boolean {
+  return error === 'CORRUPT_MESSAGE' || error === 'MESSAGE_TOO_LARGE';
+}
+
 function reject(error: BatchErrorName, message: string): BatchRejection {
   return { ok: false, error, message, recordErrors: null };
 }
 
 /**
- * Validates one v2 batch from a client (`batch` holds exactly that batch) for the partition named
- * `tp` ("topic-partition", for the messages), in Kafka's order. `fastPath` false always takes the
- * full record walk: the reference the fast path is checked against
- * (test/codec/records/validate-fast-path.property.test.ts).
+ * UnifiedLog.analyzeAndValidateRecords for one v2 batch (`batch` holds exactly that batch): base
+ * offset, size, CRC and codec id. Null when it passes. Produce v0-v2's sets get the same checks
+ * for their v2 entries (log/up-convert.ts).
  */
-export function validateClientBatch(batch: Buffer, config: BatchValidationConfig, now: number, tp: string, fastPath = true): BatchVerdict {
+export function analyzeBatch(batch: Buffer, config: Pick<BatchValidationConfig, 'maxMessageBytes'>, tp: string): BatchRejection | null {
   const size = batch.length;
-  // UnifiedLog.analyzeAndValidateRecords
   if (batch.readInt32BE(0) !== 0 || batch.readInt32BE(4) !== 0) {
     return reject('INVALID_RECORD', `The baseOffset of the record batch in the append to ${tp} should be 0, but it is ${batch.readBigInt64BE(0)}`);
   }
@@ -157,9 +163,23 @@ export function validateClientBatch(batch: Buffer, config: BatchValidationConfig
   if (size < RECORD_BATCH_OVERHEAD || batch.readUInt32BE(CRC_OFFSET) !== computeBatchCrc(batch)) {
     return reject('CORRUPT_MESSAGE', `Record is corrupt (stored crc = ${batch.readUInt32BE(CRC_OFFSET)}) in topic partition ${tp}.`);
   }
+  // CompressionType.forId throws IllegalArgumentException for ids Kafka does not define.
+  const codec = batch.readInt16BE(ATTRIBUTES_OFFSET) & COMPRESSION_CODEC_MASK;
+  if (codec > 4) return reject('UNKNOWN_SERVER_ERROR', `Unknown compression type id: ${codec}`);
+  return null;
+}
+
+/**
+ * Validates one v2 batch from a client (`batch` holds exactly that batch) for the partition named
+ * `tp` ("topic-partition", for the messages), in Kafka's order: analyzeBatch, then LogValidator.
+ * `fastPath` false always takes the full record walk: the reference the fast path is checked
+ * against (test/codec/records/validate-fast-path.property.test.ts).
+ */
+export function validateClientBatch(batch: Buffer, config: BatchValidationConfig, now: number, tp: string, fastPath = true): BatchVerdict {
+  const analyzed = analyzeBatch(batch, config, tp);
+  if (analyzed !== null) return analyzed;
   const attributes = batch.readInt16BE(ATTRIBUTES_OFFSET);
   const codec = attributes & COMPRESSION_CODEC_MASK;
-  if (codec > 4) return reject('UNKNOWN_SERVER_ERROR', `Unknown compression type id: ${codec}`);
 
   // LogValidator.validateBatch (origin CLIENT)
   const lastOffsetDelta = batch.readInt32BE(LAST_OFFSET_DELTA_OFFSET);
