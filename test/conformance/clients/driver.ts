@@ -18,7 +18,6 @@ import {
   createDescribeGroupsRequest,
   createListOffsetsRequest,
   createMetadataRequest,
-  createMetadataRequestTopic,
   createOffsetCommitRequest,
   createOffsetFetchRequest,
 } from '../../../src/codec/index.js';
@@ -32,6 +31,9 @@ export const PARTITIONS = 3;
 export const SESSION_TIMEOUT_MS = 6000;
 /** Broker settings both brokers get for the matrix (mirrored on kmock and Kafka). */
 export const MATRIX_BROKER_SETTINGS = { 'group.initial.rebalance.delay.ms': 1000, 'auto.create.topics.enable': false };
+
+/** The all-zero topic id (base64) of a Metadata request that names its topic. */
+const NULL_TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 const WAIT_MS = Number(process.env.KMOCK_MATRIX_WAIT_MS ?? 60_000);
 
@@ -99,7 +101,7 @@ async function createTopic(bootstrap: string, topic: string, partitions: number)
     if (code !== 0) throw new Error(`CreateTopics ${topic}: error ${code}`);
     // A real broker needs a moment before every partition has a leader.
     await waitFor(`leaders for ${topic}`, async () => {
-      const md = await c.request(3, 1, createMetadataRequest({ topics: [createMetadataRequestTopic({ name: topic })] }));
+      const md = await c.request(3, 1, createMetadataRequest({ topics: [{ topicId: NULL_TOPIC_ID, name: topic }] }));
       const t = md.topics[0];
       return t !== undefined && t.errorCode === 0 && t.partitions.length === partitions && t.partitions.every((p) => p.leaderId >= 0);
     }, 30_000, 100);
@@ -460,17 +462,18 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
         if (b) return { who: 'the new process', name: b.name ?? null };
         return undefined;
       }, WAIT_MS).catch(() => ({ who: 'neither', name: null }));
-      // Whichever survives keeps serving; the failed one has exited.
-      const survivor = [c2, intruder].find((p) => p.running);
-      if (survivor) c2 = survivor;
-      await until('the surviving holder of the instance id to hold partitions', [], () => !survivor || holding(survivor).length > 0);
+      // The one that did not fail keeps serving (the failed one may not have exited yet: it is not
+      // asked whether it runs). Neither failed: both run on, c2 stays the one followed.
+      const survivor = fenced.who === 'the running member' ? intruder : c2;
+      if (fenced.who !== 'the new process') c2 = survivor;
+      await until('the surviving holder of the instance id to hold partitions', [survivor], () => holding(survivor).length > 0);
       await heartbeats();
       return {
         outcome: {
           fenced: fenced.who,
           error: fenced.name,
           // The instance id's partitions stay with whoever holds it now, with no rebalance.
-          survivorHoldsTheSamePartitions: survivor !== undefined && JSON.stringify(holding(survivor)) === JSON.stringify(before),
+          survivorHoldsTheSamePartitions: JSON.stringify(holding(survivor)) === JSON.stringify(before),
           generationChange: (await generation('c1')) - generationBefore,
           othersRebalanceEvents: { c1: c1.events.slice(marks[0]).filter(isRebalance).length, c3: c3.events.slice(marks[1]).filter(isRebalance).length },
         },

@@ -75,7 +75,7 @@ describe('client matrix comparison', () => {
     expect(v.describe).toBe('n/a');
     expect(v.remove).toBe('n/a');
     expect(matrixFails(c, false)).toBe(true);
-    expect(matrixVerdict(c)).toBe('FAILED (not run: resume,leave)');
+    expect(matrixVerdict(c)).toBe('FAILED (differ: group; not run: resume,leave)');
   });
 
   it('fails a step that failed on both brokers, even with the same message, as "both failed"', () => {

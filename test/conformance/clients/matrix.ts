@@ -145,7 +145,13 @@ export async function runMatrix(
     // a step failed, steps not run), as the scenarios get one; the replay's outcomes are the ones
     // reported.
     if (runs[0].unavailable === undefined && kafkas.some((_k, i) => matrixFails(compareRuns(app, runs[0], runs[i + 1]), false))) {
-      log(`replaying ${app.id}: ${kafkas.map((k, i) => `vs ${k.name}: ${matrixVerdict(compareRuns(app, runs[0], runs[i + 1]))}`).join(', ')}`);
+      // What failed the first time, so that a flake that the replay hides can still be looked into.
+      const firstTime = kafkas.map((k, i) => {
+        const c = compareRuns(app, runs[0], runs[i + 1]);
+        const bad = c.steps.filter((x) => x.verdict !== 'agree' && x.verdict !== 'n/a' && x.verdict !== 'not run');
+        return `vs ${k.name}: ${matrixVerdict(c)}${bad.map((x) => `; ${x.step}: kmock ${show(x.kmock)} / ${k.name} ${show(x.kafka)}`).join('')}`;
+      });
+      log(`replaying ${app.id}: ${firstTime.join(' | ')}`);
       runs = await playAll();
     }
     if (runs[0].unavailable !== undefined) {
@@ -173,7 +179,7 @@ export async function runMatrix(
 }
 
 export function matrixVerdict(c: MatrixComparison): string {
-  const failing = c.steps.filter((s) => FAILING.has(s.verdict));
+  const failing = c.steps.filter((s) => FAILING.has(s.verdict) || (s.verdict === 'differ' && c.steps.some((x) => FAILING.has(x.verdict))));
   if (failing.length > 0) {
     const kinds = [...new Set(failing.map((s) => s.verdict))];
     return `FAILED (${kinds.map((k) => `${k}: ${failing.filter((s) => s.verdict === k).map((s) => s.step).join(',')}`).join('; ')})`;
