@@ -7,9 +7,12 @@
 import type { TimerHandle } from './clock.js';
 import { EMPTY_BUFFER, GroupMember, type JoinCallback, type JoinResult, type Protocol, type SyncResult } from './member.js';
 import { GroupOffsets } from './offsets.js';
-import { GroupPolicyState } from './policies/state.js';
 import { selectProtocol } from './protocol-selection.js';
+import type { RebalanceRecord } from './policies/types.js';
 import type { DescribedGroupMember, GroupState } from './types.js';
+
+/** How many rebalances a group remembers for the control plane. */
+export const MAX_REBALANCE_RECORDS = 50;
 
 /** For each state, the states it may be entered from. */
 const VALID_PREVIOUS_STATES: Record<GroupState, readonly GroupState[]> = {
@@ -57,8 +60,8 @@ export class ClassicGroup {
 
   readonly offsets = new GroupOffsets();
 
-  /** What the draft policies keep for this group (policies/state.ts). */
-  readonly policy = new GroupPolicyState();
+  /** The last rebalances with their causes, oldest first (the control plane's timeline; not Kafka's). */
+  readonly rebalances: RebalanceRecord[] = [];
 
   // Outstanding delayed operations; rebalance.ts owns them.
   joinPhaseTimer: JoinPhaseTimer | null = null;
@@ -228,8 +231,9 @@ export class ClassicGroup {
   }
 
   /**
-   * membership-modes policy: forget every instance id (the map and the members' own), so the members
-   * carry on as dynamic members under their member ids. Returns the members that were static.
+   * Forget every instance id (the map and the members' own), so the members carry on as dynamic
+   * members under their member ids (a plug-in turning the group dynamic; Kafka never does). Returns
+   * the members that were static.
    */
   dropStaticMembership(): GroupMember[] {
     const dropped = this.allMembers().filter((m) => m.groupInstanceId !== null);
@@ -313,26 +317,26 @@ export class ClassicGroup {
 
   // --- join phase ------------------------------------------------------------------------------------
 
-  /**
-   * Every member has rejoined and no MEMBER_ID_REQUIRED member is still expected. Offline members
-   * (registration-timeout policy; there are none otherwise) are not waited for, but a join phase
-   * with nobody but offline members is not complete: it waits, as for absent static members.
-   */
+  /** Kafka's hasAllMembersJoined: every member has rejoined and no MEMBER_ID_REQUIRED member is still expected. */
   get hasAllMembersJoined(): boolean {
-    const offline = this.numOffline;
-    if (offline > 0 && this.numMembersAwaitingJoin === 0) return false;
-    return this.members.size - offline === this.numMembersAwaitingJoin && this.pendingMembers.size === 0;
+    return this.hasAllMembersJoinedExcept(() => false);
   }
 
-  /** registration-timeout policy: members whose session expired but who keep their place. */
-  offlineMembers(): GroupMember[] {
-    return this.allMembers().filter((m) => m.offlineSince !== null);
+  /**
+   * hasAllMembersJoined, not waiting for the members `excused` from the join phase (a plug-in's away
+   * members; Kafka has none). A join phase in which only excused members are missing and nobody has
+   * rejoined is not complete: it waits, as for absent static members.
+   */
+  hasAllMembersJoinedExcept(excused: (member: GroupMember) => boolean): boolean {
+    let notWaitedFor = 0;
+    for (const m of this.members.values()) if (!m.isAwaitingJoin && excused(m)) notWaitedFor++;
+    if (notWaitedFor > 0 && this.numMembersAwaitingJoin === 0) return false;
+    return this.members.size - notWaitedFor === this.numMembersAwaitingJoin && this.pendingMembers.size === 0;
   }
 
-  private get numOffline(): number {
-    let n = 0;
-    for (const m of this.members.values()) if (m.offlineSince !== null && !m.isAwaitingJoin) n++;
-    return n;
+  recordRebalance(r: RebalanceRecord): void {
+    this.rebalances.push(r);
+    if (this.rebalances.length > MAX_REBALANCE_RECORDS) this.rebalances.shift();
   }
 
   notYetRejoinedMembers(): GroupMember[] {

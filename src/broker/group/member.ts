@@ -53,7 +53,7 @@ export function syncError(errorCode: number): SyncResult {
 export class GroupMember {
   /** Mutable only through ClassicGroup.replaceStaticMember (static member id replacement). */
   memberId: string;
-  /** Mutable only through ClassicGroup.dropStaticMembership (membership-modes policy). */
+  /** Mutable only through ClassicGroup.dropStaticMembership (a plug-in turning the group dynamic). */
   groupInstanceId: string | null;
   readonly clientId: string;
   readonly clientHost: string;
@@ -78,13 +78,6 @@ export class GroupMember {
 
   /** The pending session/join-timeout expiry (Kafka's DelayedHeartbeat), owned by the coordinator. */
   heartbeatTimer: TimerHandle | null = null;
-
-  /**
-   * registration-timeout policy only (always null otherwise): when this static member's session
-   * expired. An offline member keeps its place and assignment, has no session deadline, and is not
-   * waited for by a join phase or a sync phase.
-   */
-  offlineSince: number | null = null;
 
   constructor(init: {
     memberId: string;

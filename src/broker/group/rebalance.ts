@@ -13,6 +13,7 @@ import type { GroupCoordinatorConfig, GroupWriteCause } from './config.js';
 import { ErrorCode, groupAppendErrorToResponseError } from './errors.js';
 import type { GroupEvent, RebalanceTrigger, RemovalCause } from './events.js';
 import { ClassicGroup, GroupInvariantError } from './group.js';
+import type { HookChain } from './hooks.js';
 import {
   EMPTY_BUFFER,
   GroupMember,
@@ -22,7 +23,7 @@ import {
   type JoinResult,
   type Protocol,
 } from './member.js';
-import { classifyJoinReason } from './policies/join-reasons.js';
+import type { JoinReasonName } from './policies/types.js';
 import { decideStaticReplacement, initialJoinDelay, nextInitialDelay, type StaticReplacementDecision } from './rules.js';
 import { CONSUMER_PROTOCOL_TYPE } from './subscription.js';
 import type { GroupState } from './types.js';
@@ -39,30 +40,11 @@ export interface EngineContext {
   emit(event: GroupEventInput): void;
   /** Wrap a timer callback so it runs as a coordinator operation (queued deliveries, error capture). */
   onTimer(fn: () => void): () => void;
-  /** Where the draft policies (policies/runtime.ts) step in; absent hooks change nothing. */
-  readonly hooks?: EngineHooks;
+  /** The plug-ins' hook table (hooks.ts): `sessionExpired`, `rebalancePreparing`, `memberRemoved`, `memberAway`. */
+  readonly hooks: HookChain;
+  /** How the rebalance history reads a JoinGroup's Reason. */
+  readJoinReason(clientReason: string | null): JoinReasonName;
 }
-
-/** Points where the draft policies step into the rebalance machinery. */
-export interface EngineHooks {
-  /** A (not new) member's session expired. Return true when a policy kept it (then nothing else happens). */
-  onSessionExpired?(group: ClassicGroup, member: GroupMember): boolean;
-  /** A rebalance is about to start (the group is still in its old state). */
-  beforePrepareRebalance?(group: ClassicGroup): void;
-  /** A member was taken out of the group, for any cause. */
-  onMemberRemoved?(group: ClassicGroup, member: GroupMember): void;
-}
-
-/** Triggers that mean a JoinGroup started the rebalance (its Reason is then worth classifying). */
-const JOIN_TRIGGERS: ReadonlySet<RebalanceTrigger> = new Set<RebalanceTrigger>([
-  'member-joined',
-  'member-metadata-changed',
-  'leader-rejoined',
-  'static-member-protocol-changed',
-  'static-member-replaced',
-  'topic-metadata-change',
-  'member-upgrade',
-]);
 
 /** Why a rebalance is being prepared (KIP-800 reason included); becomes the `rebalance-started` event. */
 export interface RebalanceCause {
@@ -71,6 +53,8 @@ export interface RebalanceCause {
   groupInstanceId: string | null;
   clientReason: string | null;
   removalCause?: RemovalCause;
+  /** A JoinGroup started it: its Reason is read as a JoinReason for the history. */
+  byJoinGroup?: boolean;
   description: string;
 }
 
@@ -116,11 +100,12 @@ export class RebalanceEngine {
       memberId: member.memberId,
       groupInstanceId: member.groupInstanceId,
       clientReason,
+      byJoinGroup: true,
       description: `Adding new member ${member.memberId} with group instance id ${member.groupInstanceId ?? 'None'}; client reason: ${reasonText(clientReason)}`,
     });
   }
 
-  /** addMemberAndRebalance without the rebalance (expansion-timeout admits several, then rebalances once). */
+  /** addMemberAndRebalance without the rebalance (a plug-in admitting several members, then rebalancing once). */
   addMember(group: ClassicGroup, params: NewMemberParams, callback: JoinCallback, clientReason: string | null): GroupMember {
     const member = new GroupMember(params);
     member.isNew = true;
@@ -173,7 +158,7 @@ export class RebalanceEngine {
     callback: JoinCallback,
     clientReason: string | null,
     supportSkippingAssignment: boolean,
-    /** A policy's decision, made before the replacement (kip423-join-reasons); else Kafka's. */
+    /** A plug-in's decision, made before the replacement (hooks.ts `staticMemberRejoin`); else Kafka's. */
     decisionOverride?: StaticReplacementDecision,
   ): void {
     const leaderBeforeReplacement = group.leaderId;
@@ -264,6 +249,7 @@ export class RebalanceEngine {
           memberId: newMemberId,
           groupInstanceId,
           clientReason,
+          byJoinGroup: true,
           description:
             decision.trigger === 'static-member-replaced'
               ? `Updating metadata for static member ${newMemberId} with instance id ${groupInstanceId}; client reason: ${reasonText(clientReason)}`
@@ -285,8 +271,8 @@ export class RebalanceEngine {
   }
 
   /**
-   * Policies only (registration-timeout, kip345-draft-errors): a static member that was gone comes
-   * back with its own member id (an offline member, or a granted claim). Like a static member's
+   * Plug-ins only (Kafka never does this): a static member that was gone comes back with its own
+   * member id (a member kept while away, or one whose id a plug-in handed back). Like a static member's
    * return with MemberId "" (updateStaticMemberAndRebalance) but without a new id: in Stable, with the
    * selected protocol unchanged, it gets the current generation back and no rebalance happens; it
    * then fetches its old assignment with SyncGroup. Returns false (nothing done) in other states or
@@ -338,13 +324,13 @@ export class RebalanceEngine {
    * join phase ends when everyone has rejoined or after the group's rebalance timeout.
    */
   prepareRebalance(group: ClassicGroup, cause: RebalanceCause): void {
-    this.ctx.hooks?.beforePrepareRebalance?.(group);
+    this.ctx.hooks.run('rebalancePreparing', group);
     if (group.is('CompletingRebalance')) this.resetAndPropagateAssignmentError(group, ErrorCode.REBALANCE_IN_PROGRESS);
     this.removeSyncExpiration(group);
     const fromEmpty = group.is('Empty');
     const rebalanceTimeoutMs = group.rebalanceTimeoutMs;
-    const joinReason = JOIN_TRIGGERS.has(cause.trigger) ? classifyJoinReason(cause.clientReason).reason : null;
-    group.policy.recordRebalance({
+    const joinReason = cause.byJoinGroup ? this.ctx.readJoinReason(cause.clientReason) : null;
+    group.recordRebalance({
       at: this.now(),
       generationId: group.generationId,
       trigger: cause.trigger,
@@ -380,7 +366,7 @@ export class RebalanceEngine {
   /** DelayedJoin: complete now if everyone has joined, else when the timeout fires. */
   private scheduleDelayedJoin(group: ClassicGroup, timeoutMs: number): void {
     this.cancelJoinPhaseTimer(group);
-    if (group.hasAllMembersJoined) {
+    if (this.hasAllMembersJoined(group)) {
       this.onCompleteJoin(group);
       return;
     }
@@ -429,10 +415,15 @@ export class RebalanceEngine {
   /** Kafka's `checkAndComplete(GroupJoinKey)`: only a regular DelayedJoin can complete early. */
   checkAndCompleteJoin(group: ClassicGroup): void {
     const pending = group.joinPhaseTimer;
-    if (pending?.kind !== 'delayed-join' || !group.hasAllMembersJoined) return;
+    if (pending?.kind !== 'delayed-join' || !this.hasAllMembersJoined(group)) return;
     pending.timer.cancel();
     group.joinPhaseTimer = null;
     this.onCompleteJoin(group);
+  }
+
+  /** Kafka's hasAllMembersJoined; members a plug-in keeps while away are not waited for. */
+  private hasAllMembersJoined(group: ClassicGroup): boolean {
+    return group.hasAllMembersJoinedExcept((m) => this.ctx.hooks.isAway(group, m));
   }
 
   private cancelJoinPhaseTimer(group: ClassicGroup): void {
@@ -493,8 +484,8 @@ export class RebalanceEngine {
       group.maybeInvokeJoinCallback(member, result);
       this.completeAndScheduleNextHeartbeatExpiration(group, member);
       member.isNew = false;
-      // An offline member (registration-timeout) cannot sync; it is not waited for.
-      if (member.offlineSince === null) group.addPendingSyncMember(member.memberId);
+      // A member kept while away (a plug-in's) cannot sync; it is not waited for.
+      if (!this.ctx.hooks.isAway(group, member)) group.addPendingSyncMember(member.memberId);
     }
     this.schedulePendingSync(group);
   }
@@ -563,8 +554,8 @@ export class RebalanceEngine {
    */
   private scheduleExpiration(group: ClassicGroup, member: GroupMember, timeoutMs: number): void {
     this.cancelHeartbeat(member);
-    // An offline member (registration-timeout) has no session deadline until it comes back.
-    if (member.hasSatisfiedHeartbeat || member.offlineSince !== null) return;
+    // A member kept while away (a plug-in's) has no session deadline until it comes back.
+    if (member.hasSatisfiedHeartbeat || this.ctx.hooks.isAway(group, member)) return;
     const memberId = member.memberId;
     const timer = this.ctx.timers.schedule(
       timeoutMs,
@@ -586,7 +577,7 @@ export class RebalanceEngine {
     if (group.is('Dead') || !group.has(memberId)) return;
     const member = group.get(memberId);
     if (member.hasSatisfiedHeartbeat) return;
-    if (!member.isNew && this.ctx.hooks?.onSessionExpired?.(group, member)) return;
+    if (!member.isNew && this.ctx.hooks.run('sessionExpired', group, member).kind === 'answered') return;
     this.removeMemberAndUpdateGroup(group, member, member.isNew ? 'join-timeout' : 'session-timeout', null);
   }
 
@@ -760,7 +751,7 @@ export class RebalanceEngine {
   }
 
   removed(group: ClassicGroup, member: GroupMember, cause: RemovalCause, clientReason: string | null): void {
-    this.ctx.hooks?.onMemberRemoved?.(group, member);
+    this.ctx.hooks.run('memberRemoved', group, member);
     this.ctx.emit({
       type: 'member-removed',
       groupId: group.groupId,

@@ -1,6 +1,6 @@
 // The coordinator's decisions, as small pure functions over a group's current data. They say *what*
-// Kafka 3.9 does in each situation; rebalance.ts and coordinator.ts carry it out. A future control
-// plane can wrap or replace these to plug in other policies without touching the state machine.
+// Kafka 3.9 does in each situation; rebalance.ts, membership.ts and offset-manager.ts carry it out.
+// A plug-in (hooks.ts) may override a decision with one of the same type.
 
 import { ErrorCode } from './errors.js';
 import type { ClassicGroup } from './group.js';
@@ -47,8 +47,8 @@ export function validateCurrentMember(
 export type KnownMemberJoinDecision =
   /** Park the join until the current join phase completes. */
   | { action: 'await-join-phase' }
-  /** Update the member and start a rebalance. */
-  | { action: 'rebalance'; trigger: RebalanceTrigger }
+  /** Update the member and start a rebalance. `description`: a plug-in's words for the rebalance. */
+  | { action: 'rebalance'; trigger: RebalanceTrigger; description?: string }
   /** Nothing changed: answer with the current generation at once (members only for the leader).
    *  `skipAssignment` (JoinGroup v9+): only policies set it, for a leader that must not reassign. */
   | { action: 'return-current-generation'; includeMembers: boolean; skipAssignment?: boolean }

@@ -8,10 +8,9 @@ export const joinGroupHandler = defineHandler({
   minVersion: 0,
   maxVersion: 9,
   handle(ctx, req) {
-    // v0 has no rebalance timeout: Kafka uses the session timeout (JoinGroupRequest's constructor).
-    const request = ctx.apiVersion === 0 ? { ...req, rebalanceTimeoutMs: req.sessionTimeoutMs } : req;
+    // The coordinator reads the request by version (v0's rebalance timeout is its session timeout).
     return new Promise((resolve) => {
-      ctx.broker.groups.joinGroup(ctx.apiVersion, clientContext(ctx), request, (res) => resolve({ throttleTimeMs: 0, ...res }));
+      ctx.broker.groups.joinGroup(ctx.apiVersion, clientContext(ctx), req, (res) => resolve({ throttleTimeMs: 0, ...res }));
     });
   },
 });

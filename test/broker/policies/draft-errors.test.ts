@@ -3,12 +3,17 @@
 // do what the draft intended; the names show in `draft-error` events.
 
 import { describe, expect, it } from 'vitest';
-import { DRAFT_ERROR_CODES } from '../../../src/broker/group/policies/draft-errors.js';
+import { DRAFT_ERROR_CODES, DraftErrorsPolicy } from '../../../src/broker/group/policies/draft-errors.js';
 import { ErrorCode, PolicyHarness, groupId } from '../../support/policies/harness.js';
 import { Harness } from '../group/harness.js';
 
 const SESSION = 30_000;
 const policy = { 'kip345-draft-errors': { enabled: true } };
+
+/** The policy's open claims for the group (its own per-group state). */
+function claimsOf(h: PolicyHarness): ReadonlyMap<string, unknown> {
+  return h.coordinator.draftPolicy(DraftErrorsPolicy).stateOf(h.group())?.claims ?? new Map();
+}
 
 function group(h: PolicyHarness) {
   return h.staticGroup(['A', 'B', 'C'], { sessionTimeout: SESSION, rebalanceTimeout: 60_000 });
@@ -149,7 +154,7 @@ describe('MISSING_MEMBER_ID: JoinGroup with MemberId "" for a mapped instance', 
     const c = h.rejoin('C');
     expect(b.result.errorCode).toBe(ErrorCode.NONE);
     expect(c.result.generationId).toBe(g.generation + 1);
-    expect(h.group().policy.claims.size).toBe(0);
+    expect(claimsOf(h).size).toBe(0);
   });
 
   it('a held claimant whose member is removed starts over (UNKNOWN_MEMBER_ID); turning the policy off does the same', () => {

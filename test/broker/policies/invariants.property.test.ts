@@ -6,6 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ClassicGroup } from '../../../src/broker/group/group.js';
+import { DraftErrorsPolicy } from '../../../src/broker/group/policies/draft-errors.js';
+import { ExpansionTimeoutPolicy } from '../../../src/broker/group/policies/expansion-timeout.js';
+import { RegistrationTimeoutPolicy } from '../../../src/broker/group/policies/registration-timeout.js';
 import { POLICY_NAMES, type PolicyUpdate } from '../../../src/broker/group/policies/types.js';
 import type { JoinGroupResponse, SyncGroupResponse } from '../../../src/broker/group/types.js';
 import { Harness, groupId, metadata, type Pending } from '../group/harness.js';
@@ -48,15 +51,28 @@ const op = fc.oneof(
 );
 type OpValue = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
+/** What the policies keep for a group (each policy's own state), as one view. */
+function policyState(h: Harness, g: ClassicGroup) {
+  const registration = h.coordinator.draftPolicy(RegistrationTimeoutPolicy).stateOf(g);
+  const expansion = h.coordinator.draftPolicy(ExpansionTimeoutPolicy).stateOf(g);
+  return {
+    offlineSince: (m: ReturnType<ClassicGroup['get']>) => registration?.offline.get(m) ?? null,
+    registrationTimer: registration?.timer ?? null,
+    held: expansion?.held ?? new Map(),
+    expansion: expansion?.expansion ?? null,
+    claims: h.coordinator.draftPolicy(DraftErrorsPolicy).stateOf(g)?.claims ?? new Map(),
+  };
+}
+
 function checkInvariants(h: Harness): void {
   const g: ClassicGroup | undefined = h.coordinator.group(groupId);
   if (!g) return;
   const members = g.allMembers();
-  const st = g.policy;
+  const st = policyState(h, g);
   expect(g.numAwaitingJoin).toBe(members.filter((m) => m.isAwaitingJoin).length);
   for (const m of members) {
     if (m.groupInstanceId !== null) expect(g.currentStaticMemberId(m.groupInstanceId)).toBe(m.memberId);
-    if (m.offlineSince !== null) {
+    if (st.offlineSince(m) !== null) {
       // Offline: no session, not parked, and the registration check will come.
       expect(m.isStatic).toBe(true);
       expect(m.heartbeatTimer).toBeNull();
@@ -77,7 +93,7 @@ function checkInvariants(h: Harness): void {
   for (const [instance, h2] of st.held) expect(g.hasStaticMember(instance) && h2.groupInstanceId === instance).toBe(false);
   for (const [instance, c] of st.claims) {
     expect(g.currentStaticMemberId(instance)).toBe(c.memberId);
-    expect(g.get(c.memberId).offlineSince).toBeNull();
+    expect(st.offlineSince(g.get(c.memberId))).toBeNull();
   }
   switch (g.state) {
     case 'Empty':
@@ -258,8 +274,8 @@ describe('coordinator invariants with every draft policy on', () => {
         const g = h.coordinator.group(groupId);
         if (g) {
           expect(['Empty', 'Dead']).toContain(g.state);
-          expect(g.policy.held.size).toBe(0);
-          expect(g.policy.claims.size).toBe(0);
+          expect(policyState(h, g).held.size).toBe(0);
+          expect(policyState(h, g).claims.size).toBe(0);
         }
         for (const e of h.eventsOf('internal-error')) expect.fail(e.message);
         expect(parked.filter((p) => !p.done)).toHaveLength(h.eventsOf('callback-dropped').length);

@@ -31,8 +31,23 @@
 // takes its place (its old assignment, no rebalance). An offline member (registration-timeout) is
 // known to be gone: its id is handed back at once.
 
-import { ErrorCode } from '../errors.js';
-import type { DraftErrorName } from './types.js';
+import type { TimerHandle } from '../clock.js';
+import { ErrorCode, errorName } from '../errors.js';
+import type { ClassicGroup } from '../group.js';
+import {
+  ANSWERED,
+  CONTINUE,
+  override,
+  type Answered,
+  type CommitIdentity,
+  type Continue,
+  type MemberJoinRequest,
+  type MemberOperation,
+  type Override,
+} from '../hooks.js';
+import { joinError, type GroupMember } from '../member.js';
+import { DraftPolicy, PerGroup } from './host.js';
+import type { DraftErrorName, PolicyConfig } from './types.js';
 
 /** The real code each draft error is answered with. */
 export const DRAFT_ERROR_CODES: Readonly<Record<DraftErrorName, number>> = {
@@ -106,4 +121,254 @@ export function checkStaticCommit(
     };
   }
   return null;
+}
+
+// ---- the policy ------------------------------------------------------------------------------------
+
+/** A mapped member id handed to a JoinGroup with MemberId "" (MISSING_MEMBER_ID) while the member is online. */
+export interface Claim {
+  groupInstanceId: string;
+  memberId: string;
+  openedAt: number;
+  /** The running incarnation sent a request after the id was handed out. */
+  oldAlive: boolean;
+  /** The claimant's JoinGroup with the handed-out id, parked until the claim is decided. */
+  reclaim: MemberJoinRequest | null;
+  /** Forgets a claim whose claimant never came back. */
+  timer: TimerHandle | null;
+}
+
+interface ClaimsState {
+  /** Open claims by instance id. */
+  readonly claims: Map<string, Claim>;
+}
+
+export class DraftErrorsPolicy extends DraftPolicy<ClaimsState> {
+  readonly name = 'kip345-draft-errors' as const;
+  protected readonly state = new PerGroup<ClaimsState>(() => ({ claims: new Map() }));
+
+  // --- JoinGroup -------------------------------------------------------------------------------
+
+  /**
+   * MISSING_MEMBER_ID: a JoinGroup with MemberId "" for a mapped instance gets MEMBER_ID_REQUIRED
+   * with the mapped member id (Kafka would replace the member).
+   */
+  staticMemberRejoin(group: ClassicGroup, member: GroupMember, join: MemberJoinRequest): Answered {
+    const instance = join.groupInstanceId!;
+    const mappedMemberId = member.memberId;
+    this.draftError(group, 'MISSING_MEMBER_ID', 'JoinGroup', '', instance, mappedMemberId, `group.instance.id ${instance} is mapped to ${mappedMemberId}: rejoin with it`);
+    if (!this.host.hooks.isAway(group, member) && group.is('Stable')) {
+      const claims = this.state.of(group).claims;
+      const prev = claims.get(instance);
+      if (prev) {
+        this.deleteClaim(group, prev);
+        if (prev.reclaim) this.refuseDuplicate(group, prev.reclaim, 'another process claimed the same instance');
+      }
+      const claim: Claim = { groupInstanceId: instance, memberId: mappedMemberId, openedAt: this.host.clock.now(), oldAlive: prev?.oldAlive ?? false, reclaim: null, timer: null };
+      // A claimant that does not come back within its session timeout has given up.
+      claim.timer = this.host.timers.schedule(
+        join.sessionTimeoutMs,
+        this.host.onTimer(() => {
+          if (claims.get(instance) === claim && claim.reclaim === null) claims.delete(instance);
+        }),
+      );
+      claims.set(instance, claim);
+    }
+    join.callback(joinError(mappedMemberId, ErrorCode.MEMBER_ID_REQUIRED));
+    return ANSWERED;
+  }
+
+  /** A JoinGroup with a member id and an instance id, before Kafka's member validation. */
+  memberJoinWithId(group: ClassicGroup, join: MemberJoinRequest): Continue | Answered {
+    const instance = join.groupInstanceId;
+    if (instance === null) return CONTINUE;
+    const claim = this.state.peek(group)?.claims.get(instance);
+    if (claim && claim.memberId === join.memberId) {
+      if (claim.reclaim === null) {
+        if (claim.oldAlive) {
+          this.deleteClaim(group, claim);
+          this.refuseDuplicate(group, join, 'the running member made a request after the id was handed out');
+          return ANSWERED;
+        }
+        // Parked until the running incarnation proves alive or its session expires.
+        claim.reclaim = join;
+        claim.timer?.cancel();
+        claim.timer = null;
+        return ANSWERED;
+      }
+      // A second JoinGroup under the claimed id: the running incarnation is alive and rejoining.
+      this.deleteClaim(group, claim);
+      this.refuseDuplicate(group, claim.reclaim, 'the running member sent a JoinGroup too');
+      return CONTINUE;
+    }
+    if (!group.hasStaticMember(instance)) {
+      this.duplicate(group, 'JoinGroup', join.memberId, instance, null, `JoinGroup with member id ${join.memberId} but group.instance.id ${instance} is new`);
+      join.callback(joinError(join.memberId, ErrorCode.FENCED_INSTANCE_ID));
+      return ANSWERED;
+    }
+    return CONTINUE;
+  }
+
+  /** A pending (MEMBER_ID_REQUIRED) member id with an instance id: Kafka throws; the draft calls it a duplicate. */
+  pendingMemberJoinWithInstanceId(group: ClassicGroup, join: MemberJoinRequest): Answered {
+    this.duplicate(group, 'JoinGroup', join.memberId, join.groupInstanceId, group.currentStaticMemberId(join.groupInstanceId!) ?? null, `JoinGroup with the pending dynamic member id ${join.memberId} and group.instance.id ${join.groupInstanceId}`);
+    join.callback(joinError(join.memberId, ErrorCode.FENCED_INSTANCE_ID));
+    return ANSWERED;
+  }
+
+  // --- any request of a known member -------------------------------------------------------------
+
+  /** Kafka answered FENCED_INSTANCE_ID (ids disagree with the map): name it as the draft does. */
+  memberFenced(group: ClassicGroup, memberId: string, groupInstanceId: string, op: MemberOperation): Continue {
+    const mapped = group.currentStaticMemberId(groupInstanceId) ?? null;
+    this.draftError(group, 'DUPLICATE_STATIC_MEMBER', op, memberId, groupInstanceId, mapped, `${op} from member ${memberId} with group.instance.id ${groupInstanceId}, which is mapped to ${mapped ?? 'nobody'}`);
+    return CONTINUE;
+  }
+
+  /** The running incarnation is alive: whoever claimed its id is a second process. */
+  memberActive(group: ClassicGroup, memberId: string, op: Exclude<MemberOperation, 'JoinGroup' | 'LeaveGroup'>): Continue {
+    if (!group.has(memberId)) return CONTINUE;
+    const instance = group.get(memberId).groupInstanceId;
+    if (instance === null) return CONTINUE;
+    const claim = this.state.peek(group)?.claims.get(instance);
+    if (!claim || claim.memberId !== memberId) return CONTINUE;
+    if (claim.reclaim) {
+      this.deleteClaim(group, claim);
+      this.refuseDuplicate(group, claim.reclaim, `a ${op} from the running member arrived while its JoinGroup was held`);
+    } else {
+      claim.oldAlive = true;
+    }
+    return CONTINUE;
+  }
+
+  /** The draft's commit rules: the error to answer, or Kafka's own checks. */
+  offsetCommit(group: ClassicGroup, c: CommitIdentity): Continue | Override<number> {
+    if (group.is('Dead')) return CONTINUE;
+    if (c.generationId < 0 && group.is('Empty')) return CONTINUE; // admin/manual commit: no member checks
+    if (!(c.generationId >= 0 || c.memberId !== '' || c.groupInstanceId !== null)) return CONTINUE;
+    const found = checkStaticCommit(
+      {
+        currentStaticMemberId: (i) => group.currentStaticMemberId(i),
+        instanceOf: (m) => (group.has(m) ? group.get(m).groupInstanceId : undefined),
+      },
+      c.memberId,
+      c.groupInstanceId,
+      c.canCarryInstanceId,
+    );
+    if (!found) return CONTINUE;
+    this.draftError(group, found.draftError, c.operation, c.memberId, c.groupInstanceId, found.mappedMemberId, found.description);
+    if (found.errorCode === ErrorCode.FENCED_INSTANCE_ID && c.groupInstanceId !== null) {
+      this.host.engine.fenced(group, c.memberId, c.groupInstanceId, c.operation);
+    }
+    return override(found.errorCode);
+  }
+
+  // --- the rebalance engine ----------------------------------------------------------------------
+
+  /**
+   * The claimed member's session expired: the running incarnation is gone, and the claimant (a
+   * restart, after all) takes its place.
+   */
+  sessionExpired(group: ClassicGroup, member: GroupMember): Continue | Answered {
+    const instance = member.groupInstanceId;
+    if (instance === null) return CONTINUE;
+    const claim = this.state.peek(group)?.claims.get(instance);
+    if (!claim || claim.memberId !== member.memberId) return CONTINUE;
+    this.deleteClaim(group, claim);
+    if (!claim.reclaim) return CONTINUE;
+    this.host.resumeJoin(group, claim.reclaim, true);
+    return ANSWERED;
+  }
+
+  /**
+   * During a rebalance the running incarnation sends JoinGroups too, so a claim whose claimant has
+   * not come back yet can no longer be told apart: drop it.
+   */
+  rebalancePreparing(group: ClassicGroup): Continue {
+    const claims = this.state.peek(group)?.claims;
+    if (claims) for (const claim of [...claims.values()]) if (claim.reclaim === null) this.deleteClaim(group, claim);
+    return CONTINUE;
+  }
+
+  /** The member it claimed is gone: the claimant starts over (MemberId "", a new instance). */
+  memberRemoved(group: ClassicGroup, member: GroupMember): Continue {
+    const instance = member.groupInstanceId;
+    if (instance === null) return CONTINUE;
+    const claim = this.state.peek(group)?.claims.get(instance);
+    if (claim && claim.memberId === member.memberId) {
+      this.deleteClaim(group, claim);
+      claim.reclaim?.callback(joinError('', ErrorCode.UNKNOWN_MEMBER_ID));
+    }
+    return CONTINUE;
+  }
+
+  staticMembershipDropping(group: ClassicGroup): Continue {
+    this.closeClaims(group);
+    return CONTINUE;
+  }
+
+  override settingsChanged(group: ClassicGroup, _before: PolicyConfig, after: PolicyConfig): void {
+    if (!after[this.name].enabled) this.closeClaims(group);
+  }
+
+  override stopTimers(group: ClassicGroup): void {
+    for (const c of this.state.peek(group)?.claims.values() ?? []) {
+      c.timer?.cancel();
+      c.timer = null;
+    }
+  }
+
+  // --- claims and draft errors -------------------------------------------------------------------
+
+  private draftError(
+    group: ClassicGroup,
+    draftError: DraftErrorName,
+    op: MemberOperation,
+    memberId: string,
+    groupInstanceId: string | null,
+    mappedMemberId: string | null,
+    description: string,
+  ): void {
+    const errorCode = DRAFT_ERROR_CODES[draftError];
+    this.host.emit({
+      type: 'draft-error',
+      groupId: group.groupId,
+      policy: 'kip345-draft-errors',
+      draftError,
+      errorCode,
+      errorName: errorName(errorCode),
+      operation: op,
+      memberId,
+      groupInstanceId,
+      mappedMemberId,
+      description,
+    });
+  }
+
+  private duplicate(group: ClassicGroup, op: MemberOperation, memberId: string, instance: string | null, mapped: string | null, description: string): void {
+    this.draftError(group, 'DUPLICATE_STATIC_MEMBER', op, memberId, instance, mapped, description);
+    if (instance !== null) this.host.engine.fenced(group, memberId, instance, op);
+  }
+
+  /** The claimant turned out to be a second process: DUPLICATE_STATIC_MEMBER → FENCED_INSTANCE_ID. */
+  private refuseDuplicate(group: ClassicGroup, join: MemberJoinRequest, evidence: string): void {
+    const instance = join.groupInstanceId!;
+    this.duplicate(group, 'JoinGroup', join.memberId, instance, group.currentStaticMemberId(instance) ?? null, `group.instance.id ${instance} is held by a live member (${evidence}): the newcomer is a duplicate`);
+    join.callback(joinError(join.memberId, ErrorCode.FENCED_INSTANCE_ID));
+  }
+
+  private deleteClaim(group: ClassicGroup, claim: Claim): void {
+    claim.timer?.cancel();
+    claim.timer = null;
+    const claims = this.state.of(group).claims;
+    if (claims.get(claim.groupInstanceId) === claim) claims.delete(claim.groupInstanceId);
+  }
+
+  /** Ends every claim; parked claimants start over (UNKNOWN_MEMBER_ID → they rejoin with MemberId ""). */
+  private closeClaims(group: ClassicGroup): void {
+    for (const claim of [...(this.state.peek(group)?.claims.values() ?? [])]) {
+      this.deleteClaim(group, claim);
+      claim.reclaim?.callback(joinError('', ErrorCode.UNKNOWN_MEMBER_ID));
+    }
+  }
 }

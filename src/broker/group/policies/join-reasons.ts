@@ -14,6 +14,11 @@
 // AbstractCoordinator / ConsumerCoordinator / ClassicKafkaConsumer / WorkerCoordinator) are
 // classified; see JAVA_CLIENT_REASONS.
 
+import type { ClassicGroup } from '../group.js';
+import { CONTINUE, override, type Continue, type MemberJoinRequest, type Override } from '../hooks.js';
+import type { GroupMember } from '../member.js';
+import type { KnownMemberJoinDecision, StaticReplacementDecision } from '../rules.js';
+import { DraftPolicy, PerGroup } from './host.js';
 import type { JoinReasonName } from './types.js';
 
 export interface JoinReasonClassification {
@@ -161,3 +166,114 @@ export function classifyJoinReason(reason: string | null | undefined): JoinReaso
   }
   return { reason: 'unknown', source: 'none', matched: null };
 }
+
+// ---- the policy ------------------------------------------------------------------------------------
+
+/**
+ * The draft's rules for a Stable group, where Kafka's doCurrentMemberJoinGroup (a known member id)
+ * and updateStaticMemberAndRebalance (a known instance with MemberId "") decide by state and
+ * protocols alone. Outside Stable, below v8, or for a reason that means nothing to the draft,
+ * Kafka's rules apply. Keeps no state.
+ */
+export class JoinReasonsPolicy extends DraftPolicy<Record<string, never>> {
+  readonly name = 'kip423-join-reasons' as const;
+  protected readonly state = new PerGroup<Record<string, never>>(() => ({}));
+
+  /** A known member id rejoins. */
+  currentMemberJoin(group: ClassicGroup, member: GroupMember, join: MemberJoinRequest): Continue | Override<KnownMemberJoinDecision> {
+    const cls = classifyJoinReason(join.version >= 8 ? join.clientReason : null);
+    const id = member.memberId;
+    const event = (decision: JoinReasonDecision, description: string) => this.reasonEvent(group, join, id, cls, decision, description);
+    if (join.version < 8) {
+      event('kafka-rules', 'JoinGroup below v8 carries no reason: Kafka\'s rules');
+      return CONTINUE;
+    }
+    if (!group.is('Stable')) {
+      event('kafka-rules', `group is ${group.state}: Kafka's rules`);
+      return CONTINUE;
+    }
+    if (!member.matches(join.protocols)) {
+      event('rebalance', 'protocols changed: a rebalance, whatever the reason');
+      return CONTINUE; // Kafka rebalances on changed metadata too
+    }
+    const isLeader = group.isLeader(id);
+    const reason = join.clientReason ?? 'not provided';
+    switch (cls.reason) {
+      case 'restart':
+        event('no-rebalance', `restart of a known ${isLeader ? 'leader' : 'follower'} with unchanged protocols: current generation, no rebalance`);
+        return override({ action: 'return-current-generation', includeMembers: isLeader, skipAssignment: isLeader && join.version >= 9 });
+      case 'topic_metadata_change':
+        if (isLeader) {
+          event('rebalance', 'topic_metadata_change from the leader: rebalance');
+          return override({
+            action: 'rebalance',
+            trigger: 'topic-metadata-change',
+            description: `Leader ${id} re-joining group during ${group.state} for a topic metadata change (kip423-join-reasons); client reason: ${reason}`,
+          });
+        }
+        event('kafka-rules', 'topic_metadata_change from a follower: treated as unknown');
+        return CONTINUE;
+      case 'upgrade':
+        event('rebalance', 'upgrade: the member needs a rebalance');
+        return override({
+          action: 'rebalance',
+          trigger: 'member-upgrade',
+          description: `Member ${id} re-joining group during ${group.state} for an upgrade (kip423-join-reasons); client reason: ${reason}`,
+        });
+      case 'unknown':
+        event('kafka-rules', 'unknown reason: Kafka\'s rules');
+        return CONTINUE;
+    }
+  }
+
+  /** A known instance rejoins with MemberId "" (Kafka replaces its member id): decided before the replacement. */
+  staticMemberRejoin(group: ClassicGroup, member: GroupMember, join: MemberJoinRequest): Continue | Override<StaticReplacementDecision> {
+    const cls = classifyJoinReason(join.version >= 8 ? join.clientReason : null);
+    const id = member.memberId;
+    const event = (decision: JoinReasonDecision, description: string) => this.reasonEvent(group, join, id, cls, decision, description);
+    if (join.version < 8 || cls.reason === 'unknown') {
+      event('kafka-rules', join.version < 8 ? 'JoinGroup below v8 carries no reason: Kafka\'s rules' : 'unknown reason: Kafka\'s rules');
+      return CONTINUE;
+    }
+    if (!group.is('Stable')) {
+      event('kafka-rules', `group is ${group.state}: Kafka's rules`);
+      return CONTINUE;
+    }
+    if (!member.matches(join.protocols)) {
+      event('rebalance', 'protocols changed: a rebalance, whatever the reason');
+      return override({ action: 'rebalance', trigger: 'member-metadata-changed' });
+    }
+    switch (cls.reason) {
+      case 'restart':
+        event('no-rebalance', 'restart of a known instance with unchanged protocols: current generation, no rebalance');
+        return override({ action: 'keep-generation' });
+      case 'topic_metadata_change':
+        if (group.isLeader(id)) {
+          event('rebalance', 'topic_metadata_change from the leader: rebalance');
+          return override({ action: 'rebalance', trigger: 'topic-metadata-change' });
+        }
+        event('kafka-rules', 'topic_metadata_change from a follower: treated as unknown');
+        return CONTINUE;
+      case 'upgrade':
+        event('rebalance', 'upgrade: the member needs a rebalance');
+        return override({ action: 'rebalance', trigger: 'member-upgrade' });
+    }
+  }
+
+  private reasonEvent(group: ClassicGroup, join: MemberJoinRequest, memberId: string, cls: JoinReasonClassification, decision: JoinReasonDecision, description: string): void {
+    this.host.emit({
+      type: 'join-reason',
+      groupId: group.groupId,
+      policy: 'kip423-join-reasons',
+      memberId,
+      groupInstanceId: join.groupInstanceId,
+      clientReason: join.clientReason,
+      joinReason: cls.reason,
+      matched: cls.matched,
+      decision,
+      description,
+    });
+  }
+}
+
+type JoinReasonDecision = 'no-rebalance' | 'rebalance' | 'kafka-rules';

@@ -156,3 +156,9 @@ export interface GroupDetail {
   /** The last rebalances, oldest first (at most 50). */
   rebalances: RebalanceRecord[];
 }
+
+/** The part of GroupDetail that is Kafka's (the coordinator fills it in; the policies add the rest). */
+export type KafkaGroupDetail = Omit<
+  GroupDetail,
+  'members' | 'offlineStaticMembers' | 'heldStaticMembers' | 'policies' | 'groupPolicies' | 'mode' | 'modePinned'
+> & { members: Omit<GroupMemberDetail, 'offlineSince'>[] };

@@ -1,0 +1,360 @@
+// Committed offsets of the classic groups: OffsetCommit, TxnOffsetCommit (and the transaction
+// markers that complete it), OffsetFetch, OffsetDelete, offset expiry and the offsets of deleted
+// partitions. Kafka 3.9's GroupCoordinator.handleCommitOffsets / handleTxnCommitOffsets /
+// handleFetchOffsets / handleDeleteOffsets and GroupMetadataManager.storeOffsets /
+// cleanupGroupMetadata / handleDeletedPartitions (OffsetMetadataManager in 4.x). One group's
+// offsets are stored by offsets.ts.
+
+import { ErrorCode, offsetAppendErrorToResponseError } from './errors.js';
+import type { ClassicGroup } from './group.js';
+import { isValidGroupId, type GroupKernel } from './kernel.js';
+import type { StoredOffset } from './offsets.js';
+import { validateOffsetCommit } from './rules.js';
+import { CONSUMER_PROTOCOL_TYPE } from './subscription.js';
+import type {
+  OffsetCommitRequest,
+  OffsetCommitResponse,
+  OffsetDeleteRequest,
+  OffsetDeleteResponse,
+  OffsetFetchRequestGroup,
+  OffsetFetchResponseGroup,
+  OffsetFetchResponsePartition,
+  TxnOffsetCommitRequest,
+  TxnOffsetCommitResponse,
+} from './types.js';
+import type { TimerHandle } from './clock.js';
+
+interface PartitionCommit {
+  topic: string;
+  partition: number;
+  offset: Omit<StoredOffset, 'appendSeq'>;
+}
+
+export class OffsetManager {
+  /** Stand-in for the position of each record in __consumer_offsets. */
+  private appendSeq = 0;
+  private cleanupTimer: TimerHandle | null = null;
+
+  constructor(private readonly kernel: GroupKernel) {
+    this.scheduleOffsetCleanup();
+  }
+
+  // ==============================================================================================
+  // OffsetCommit / TxnOffsetCommit
+
+  offsetCommit(version: number, request: OffsetCommitRequest): OffsetCommitResponse {
+    return this.kernel.run(() => {
+      const now = this.kernel.clock.now();
+      const generationId = version >= 1 ? (request.generationIdOrMemberEpoch ?? -1) : -1;
+      const memberId = version >= 1 ? (request.memberId ?? '') : '';
+      const groupInstanceId = version >= 7 ? (request.groupInstanceId ?? null) : null;
+      const retentionTimeMs = version >= 2 && version <= 4 ? (request.retentionTimeMs ?? -1n) : -1n;
+      const expireTimestamp = retentionTimeMs === -1n ? null : now + Number(retentionTimeMs);
+      const commits = dedupeCommits(
+        request.topics.flatMap((t) =>
+          t.partitions.map((p) => ({
+            topic: t.name,
+            partition: p.partitionIndex,
+            offset: {
+              offset: p.committedOffset,
+              leaderEpoch: version >= 6 ? (p.committedLeaderEpoch ?? -1) : -1,
+              metadata: p.committedMetadata ?? '',
+              commitTimestamp:
+                version === 1 && p.commitTimestamp !== undefined && p.commitTimestamp !== -1n ? Number(p.commitTimestamp) : now,
+              expireTimestamp,
+            },
+          })),
+        ),
+      );
+      const errors = this.commitOffsets(request.groupId, generationId, memberId, groupInstanceId, commits, version >= 7);
+      return { topics: commitResponse(commits, errors) };
+    });
+  }
+
+  private commitOffsets(
+    groupId: string,
+    generationId: number,
+    memberId: string,
+    requestedInstanceId: string | null,
+    commits: PartitionCommit[],
+    canCarryInstanceId: boolean,
+  ): number[] {
+    const all = (code: number) => commits.map(() => code);
+    if (!isValidGroupId(groupId, true)) return all(ErrorCode.INVALID_GROUP_ID);
+    let group = this.kernel.group(groupId);
+    if (!group) {
+      // Without group management (generation -1) a commit creates a "simple" Empty group; with a
+      // generation it comes from a stale member of a group that no longer exists.
+      if (generationId >= 0) return all(ErrorCode.ILLEGAL_GENERATION);
+      group = this.kernel.createGroup(groupId);
+    }
+    const groupInstanceId = this.kernel.instanceIdOf(group, requestedInstanceId);
+    const asked = this.kernel.hooks.run('offsetCommit', group, { generationId, memberId, groupInstanceId, canCarryInstanceId, operation: 'OffsetCommit' });
+    if (asked.kind === 'override') return all(asked.decision);
+    const error = validateOffsetCommit(group, generationId, memberId, groupInstanceId, false);
+    if (error === ErrorCode.FENCED_INSTANCE_ID) this.kernel.engine.fenced(group, memberId, groupInstanceId!, 'OffsetCommit');
+    if (error !== ErrorCode.NONE) return all(error);
+    if (group.has(memberId)) this.kernel.hooks.run('memberActive', group, memberId, 'OffsetCommit');
+    switch (group.state) {
+      case 'Empty':
+        return this.storeOffsets(group, commits, null);
+      case 'Stable':
+      case 'PreparingRebalance':
+        // Commits keep the session alive; during PreparingRebalance the previous generation may
+        // still commit (it learns about the rebalance from its heartbeats).
+        this.kernel.engine.completeAndScheduleNextHeartbeatExpiration(group, group.get(memberId));
+        return this.storeOffsets(group, commits, null);
+      case 'CompletingRebalance':
+        // A member of the new generation that has not synced yet; make it finish the rebalance.
+        return all(ErrorCode.REBALANCE_IN_PROGRESS);
+      case 'Dead':
+        return all(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    }
+  }
+
+  txnOffsetCommit(version: number, request: TxnOffsetCommitRequest): TxnOffsetCommitResponse {
+    return this.kernel.run(() => {
+      const now = this.kernel.clock.now();
+      const commits = dedupeCommits(
+        request.topics.flatMap((t) =>
+          t.partitions.map((p) => ({
+            topic: t.name,
+            partition: p.partitionIndex,
+            offset: {
+              offset: p.committedOffset,
+              leaderEpoch: version >= 2 ? (p.committedLeaderEpoch ?? -1) : -1,
+              metadata: p.committedMetadata ?? '',
+              commitTimestamp: now,
+              expireTimestamp: null,
+            },
+          })),
+        ),
+      );
+      let errors: number[];
+      if (!isValidGroupId(request.groupId, false)) {
+        errors = commits.map(() => ErrorCode.INVALID_GROUP_ID);
+      } else {
+        const group = this.kernel.group(request.groupId) ?? this.kernel.createGroup(request.groupId);
+        const generationId = version >= 3 ? (request.generationId ?? -1) : -1;
+        const memberId = version >= 3 ? (request.memberId ?? '') : '';
+        const groupInstanceId = this.kernel.instanceIdOf(group, version >= 3 ? (request.groupInstanceId ?? null) : null);
+        const asked = this.kernel.hooks.run('offsetCommit', group, { generationId, memberId, groupInstanceId, canCarryInstanceId: version >= 3, operation: 'TxnOffsetCommit' });
+        const error = asked.kind === 'override' ? asked.decision : validateOffsetCommit(group, generationId, memberId, groupInstanceId, true);
+        if (error === ErrorCode.FENCED_INSTANCE_ID && asked.kind !== 'override') this.kernel.engine.fenced(group, memberId, groupInstanceId!, 'TxnOffsetCommit');
+        if (error === ErrorCode.NONE && group.has(memberId)) this.kernel.hooks.run('memberActive', group, memberId, 'TxnOffsetCommit');
+        errors = error !== ErrorCode.NONE ? commits.map(() => error) : this.storeOffsets(group, commits, request.producerId);
+      }
+      // KafkaApis: clients before 2.0 (TxnOffsetCommit < v2) do not know COORDINATOR_LOAD_IN_PROGRESS.
+      if (version < 2) {
+        errors = errors.map((e) => (e === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? ErrorCode.COORDINATOR_NOT_AVAILABLE : e));
+      }
+      return { topics: commitResponse(commits, errors) };
+    });
+  }
+
+  /**
+   * A transaction that wrote offsets through TxnOffsetCommit was committed or aborted (its marker
+   * reached __consumer_offsets). Committed offsets become visible unless a plain commit for the
+   * same partition was written after the transactional one.
+   */
+  completeTransaction(producerId: bigint, committed: boolean): void {
+    this.kernel.run(() => {
+      for (const group of this.kernel.allGroups()) {
+        if (group.offsets.hasPendingTxnFrom(producerId)) group.offsets.completeTxn(producerId, committed);
+      }
+    });
+  }
+
+  /** GroupMetadataManager.storeOffsets: metadata size check, append, apply. */
+  private storeOffsets(group: ClassicGroup, commits: PartitionCommit[], producerId: bigint | null): number[] {
+    const { offsetMetadataMaxSize, store } = this.kernel.config;
+    const tooLarge = (c: PartitionCommit) => c.offset.metadata.length > offsetMetadataMaxSize;
+    const valid = commits.filter((c) => !tooLarge(c));
+    if (valid.length === 0) return commits.map(() => ErrorCode.OFFSET_METADATA_TOO_LARGE);
+    const raw = store.appendOffsets(group.groupId, producerId !== null);
+    const error = raw === ErrorCode.NONE ? ErrorCode.NONE : offsetAppendErrorToResponseError(raw);
+    if (error === ErrorCode.NONE && !group.is('Dead')) {
+      for (const c of valid) {
+        const stored: StoredOffset = { ...c.offset, appendSeq: ++this.appendSeq };
+        if (producerId !== null) group.offsets.prepareTxn(producerId, c.topic, c.partition, stored);
+        else group.offsets.put(c.topic, c.partition, stored);
+      }
+    }
+    return commits.map((c) => (tooLarge(c) ? ErrorCode.OFFSET_METADATA_TOO_LARGE : error));
+  }
+
+  // ==============================================================================================
+  // OffsetFetch
+
+  /** One group of an OffsetFetch. Offsets are returned whatever the group's state. */
+  offsetFetch(request: OffsetFetchRequestGroup): OffsetFetchResponseGroup {
+    return this.kernel.run(() => {
+      const requireStable = request.requireStable ?? false;
+      if (!isValidGroupId(request.groupId, true)) {
+        return { groupId: request.groupId, topics: [], errorCode: ErrorCode.INVALID_GROUP_ID };
+      }
+      const group = this.kernel.group(request.groupId);
+      const requested = request.topics === null ? null : dedupePartitions(request.topics);
+      const none = (partition: number): OffsetFetchResponsePartition => ({
+        partitionIndex: partition,
+        committedOffset: -1n,
+        committedLeaderEpoch: -1,
+        metadata: '',
+        errorCode: ErrorCode.NONE,
+      });
+      let rows: { topic: string; partition: OffsetFetchResponsePartition }[];
+      if (!group || group.is('Dead')) {
+        rows = (requested ?? []).map(({ topic, partition }) => ({ topic, partition: none(partition) }));
+      } else {
+        const wanted = requested ?? group.offsets.all().map(({ topic, partition }) => ({ topic, partition }));
+        rows = wanted.map(({ topic, partition }) => {
+          if (requireStable && group.offsets.hasPendingCommit(topic, partition)) {
+            return { topic, partition: { ...none(partition), errorCode: ErrorCode.UNSTABLE_OFFSET_COMMIT } };
+          }
+          const stored = group.offsets.get(topic, partition);
+          return {
+            topic,
+            partition: stored
+              ? {
+                  partitionIndex: partition,
+                  committedOffset: stored.offset,
+                  committedLeaderEpoch: stored.leaderEpoch,
+                  metadata: stored.metadata,
+                  errorCode: ErrorCode.NONE,
+                }
+              : none(partition),
+          };
+        });
+      }
+      return { groupId: request.groupId, topics: groupByTopic(rows), errorCode: ErrorCode.NONE };
+    });
+  }
+
+  // ==============================================================================================
+  // OffsetDelete, deleted partitions, expiry
+
+  offsetDelete(request: OffsetDeleteRequest): OffsetDeleteResponse {
+    return this.kernel.run(() => {
+      if (!isValidGroupId(request.groupId, false)) return { errorCode: ErrorCode.INVALID_GROUP_ID, topics: [] };
+      const group = this.kernel.group(request.groupId);
+      if (!group || group.is('Dead')) return { errorCode: ErrorCode.GROUP_ID_NOT_FOUND, topics: [] };
+      const partitions = dedupePartitions(
+        request.topics.map((t) => ({ name: t.name, partitionIndexes: t.partitions.map((p) => p.partitionIndex) })),
+      );
+      let errors: number[];
+      if (group.is('Empty')) {
+        errors = partitions.map(() => ErrorCode.NONE);
+      } else if (group.protocolType === CONSUMER_PROTOCOL_TYPE || group.subscribedTopics !== undefined) {
+        // Offsets of topics the group consumes must stay; unknown subscriptions protect everything.
+        errors = partitions.map(({ topic }) =>
+          group.isSubscribedToTopic(topic) ? ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC : ErrorCode.NONE,
+        );
+      } else {
+        return { errorCode: ErrorCode.NON_EMPTY_GROUP, topics: [] };
+      }
+      const eligible = partitions.filter((_, i) => errors[i] === ErrorCode.NONE);
+      if (eligible.length > 0) {
+        group.offsets.remove(eligible);
+        this.kernel.maybeDropEmptyGroup(group);
+      }
+      const rows = partitions.map(({ topic, partition }, i) => ({ topic, partition: { partitionIndex: partition, errorCode: errors[i]! } }));
+      return { errorCode: ErrorCode.NONE, topics: groupByTopic(rows) };
+    });
+  }
+
+  /** Topic partitions were deleted: their offsets go from every group (handleDeletedPartitions). */
+  onPartitionsDeleted(partitions: readonly { topic: string; partition: number }[]): void {
+    this.kernel.run(() => {
+      for (const group of this.kernel.allGroups()) {
+        group.offsets.remove(partitions);
+        this.kernel.maybeDropEmptyGroup(group);
+      }
+    });
+  }
+
+  /**
+   * The periodic offsets.retention task (cleanupGroupMetadata): expire offsets, then delete Empty
+   * groups that have none left. Runs every offsetsRetentionCheckIntervalMs; callable directly.
+   */
+  expireOffsets(): void {
+    this.kernel.run(() => {
+      const now = this.kernel.clock.now();
+      const retention = this.kernel.config.offsetsRetentionMs;
+      for (const group of this.kernel.allGroups()) {
+        if (group.protocolType !== null && group.is('Empty')) {
+          // Nobody consumes: everything expires `retention` after the group became Empty.
+          group.offsets.removeExpired(now, retention, () => group.currentStateTimestamp);
+        } else if (group.subscribedTopics !== undefined && group.is('Stable')) {
+          // Consumers exist: only offsets of topics nobody subscribes to expire, by commit time.
+          group.offsets.removeExpired(now, retention, (o) => o.commitTimestamp, group.subscribedTopics);
+        } else if (group.protocolType === null) {
+          // A simple (offset-storage-only) group.
+          group.offsets.removeExpired(now, retention, (o) => o.commitTimestamp);
+        }
+        this.kernel.maybeDropEmptyGroup(group, 'offsets-expired');
+      }
+    });
+  }
+
+  /** Stops the expiry task (the coordinator closes). */
+  close(): void {
+    this.cleanupTimer?.cancel();
+    this.cleanupTimer = null;
+  }
+
+  private scheduleOffsetCleanup(): void {
+    const interval = this.kernel.config.offsetsRetentionCheckIntervalMs;
+    if (interval <= 0 || this.kernel.isClosed) return;
+    this.cleanupTimer = this.kernel.timers.schedule(interval, () => {
+      this.kernel.onTimer(() => this.expireOffsets())();
+      this.scheduleOffsetCleanup();
+    });
+  }
+}
+
+// --- helpers -----------------------------------------------------------------------------------
+
+/** A partition named twice in one request counts once, with its last value (Kafka builds a map). */
+function dedupeCommits(commits: PartitionCommit[]): PartitionCommit[] {
+  const byKey = new Map<string, PartitionCommit>();
+  for (const c of commits) {
+    const key = `${c.partition}:${c.topic}`;
+    byKey.delete(key);
+    byKey.set(key, c);
+  }
+  // Keep first-appearance order for the response while using the last value.
+  const order = new Map<string, number>();
+  commits.forEach((c, i) => {
+    const key = `${c.partition}:${c.topic}`;
+    if (!order.has(key)) order.set(key, i);
+  });
+  return [...byKey.entries()].sort((a, b) => order.get(a[0])! - order.get(b[0])!).map(([, c]) => c);
+}
+
+function dedupePartitions(topics: readonly { name: string; partitionIndexes: readonly number[] }[]): { topic: string; partition: number }[] {
+  const seen = new Set<string>();
+  const out: { topic: string; partition: number }[] = [];
+  for (const t of topics) {
+    for (const partition of t.partitionIndexes) {
+      const key = `${partition}:${t.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ topic: t.name, partition });
+    }
+  }
+  return out;
+}
+
+function groupByTopic<P>(rows: readonly { topic: string; partition: P }[]): { name: string; partitions: P[] }[] {
+  const byTopic = new Map<string, P[]>();
+  for (const { topic, partition } of rows) {
+    const list = byTopic.get(topic);
+    if (list) list.push(partition);
+    else byTopic.set(topic, [partition]);
+  }
+  return [...byTopic].map(([name, partitions]) => ({ name, partitions }));
+}
+
+function commitResponse(commits: readonly PartitionCommit[], errors: readonly number[]): OffsetCommitResponse['topics'] {
+  return groupByTopic(commits.map((c, i) => ({ topic: c.topic, partition: { partitionIndex: c.partition, errorCode: errors[i]! } })));
+}
