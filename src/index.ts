@@ -1,7 +1,41 @@
-// kmock's programmatic API: start a broker for tests, or use the codec directly.
+// kmock's programmatic API: start a broker for tests, or use the codec directly (`kmock/codec`).
+// What a test drives is `kmock.control` (ControlPlane): groups, topics, policies, faults, events;
+// the same model the admin HTTP API and `kmock admin` serve (docs/control-plane.md).
 export { startKmock, type Kmock, type KmockOptions } from './broker/server.js';
 export { DEFAULT_CONFIG, type BrokerConfig } from './broker/config.js';
 export { ErrorCode, errorName } from './broker/errors.js';
 export * as codec from './codec/index.js';
-export { ControlPlane } from './broker/control/index.js';
-export { POLICY_NAMES, type PolicyConfig, type PolicyName, type PolicyUpdate, type MembershipChangeResult } from './broker/group/policies/types.js';
+// From the modules themselves, not control/index.ts: that one loads the HTTP API (node:http),
+// which startKmock loads only when `adminPort` is set.
+export { ControlPlane } from './broker/control/model.js';
+export { ControlError } from './broker/control/errors.js';
+export type { FaultsView } from './broker/control/faults.js';
+export type {
+  AssignmentView,
+  CommittedOffsetView,
+  ConnectionView,
+  EventOptions,
+  GroupSummary,
+  GroupView,
+  MemberView,
+  PoliciesView,
+  SubscriptionView,
+  TopicView,
+} from './broker/control/model.js';
+export type { GroupEvent } from './broker/group/events.js';
+export {
+  POLICY_NAMES,
+  type ForceRebalanceResult,
+  type HeldStaticMember,
+  type MembershipChangeResult,
+  type OfflineStaticMember,
+  type PolicyConfig,
+  type PolicyName,
+  type PolicyUpdate,
+  type RebalanceRecord,
+  type RemoveMembersResult,
+} from './broker/group/policies/types.js';
+// The policies' text form (`kmock start --policy`, `--set policies=`, a properties file's
+// `policies=` line), for a test that keeps its policies as text: parsePolicies(text) is the
+// PolicyUpdate `startKmock({ policies })` takes; formatPolicies(config) the text again.
+export { formatPolicies, parsePolicies, PolicyError } from './broker/group/policies/config.js';

@@ -19,8 +19,18 @@ export interface Kmock {
   readonly bootstrapServers: string;
   readonly host: string;
   readonly port: number;
+  /**
+   * @internal The broker's internals (connections, handlers, topic logs, the group coordinator),
+   * for kmock's own tests. Not a public API: its shape changes without notice. Use `control`.
+   */
   readonly broker: Broker;
-  /** The control plane (read groups/topics, set policies, inject faults, watch events). */
+  /**
+   * The control plane, kmock's public surface for driving a running broker: read groups (members,
+   * decoded assignments, offsets, policies, rebalance history), topics and connections; set draft
+   * policies broker-wide or per group; force rebalances and remove members; inject errors and
+   * latency; drop connections; watch group events. The same model the admin HTTP API
+   * (`adminPort`) and `kmock admin` serve (docs/control-plane.md); bad input throws ControlError.
+   */
   readonly control: ControlPlane;
   /** The admin HTTP API's bound port and base URL, when `adminPort` was set. */
   readonly adminPort: number | undefined;
