@@ -4,7 +4,6 @@
 // read model of a group, and the plug-ins' settings and operations. Each runs as one coordinator
 // operation: responses and events it causes are delivered once it has finished.
 
-import { ErrorCode, errorName } from './errors.js';
 import { isValidGroupId, type GroupKernel } from './kernel.js';
 import { EMPTY_BUFFER } from './member.js';
 import type { GroupMembership } from './membership.js';
@@ -17,14 +16,14 @@ import type {
   PolicyConfig,
   PolicyUpdate,
   RemoveMembersResult,
+  StaticMembershipOptions,
 } from './policies/types.js';
 import type { DeletableGroupResult, DescribedGroup, ListGroupsRequest, ListGroupsResponse } from './types.js';
+import { AUTHORIZED_OPERATIONS_OMITTED, ErrorCode, errorName } from '../../codec/index.js';
 
 /** Admin.removeMembersFromConsumerGroup's default reason (KIP-800). */
 export const ADMIN_REMOVAL_REASON = 'member was removed by an admin';
 
-/** DescribeGroups AuthorizedOperations default (Int.MinValue = "not requested"). */
-const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
 
 export class GroupAdmin {
   constructor(
@@ -234,7 +233,7 @@ export class GroupAdmin {
     return this.settings.registry.groupOverride(groupId);
   }
 
-  enableStaticMembership(groupId: string, options: { registrationTimeoutMs?: number; expansionTimeoutMs?: number } = {}): MembershipChangeResult {
+  enableStaticMembership(groupId: string, options: StaticMembershipOptions = {}): MembershipChangeResult {
     return this.kernel.run(() => this.kernel.guard(groupId, () => this.policies.operations.enableStaticMembership(groupId, options)));
   }
 

@@ -1,8 +1,8 @@
 // Coordinator configuration. Every default is the Kafka 3.9 broker default.
 
 import { randomUUID } from 'node:crypto';
-import { ErrorCode } from './errors.js';
 import { consumerSubscribedTopics } from './subscription.js';
+import { ErrorCode } from '../../codec/index.js';
 
 /**
  * Topics a member subscribes to, decoded from its protocol metadata; `undefined` = unknown.

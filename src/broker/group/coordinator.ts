@@ -67,6 +67,7 @@ import type {
   PolicyConfig,
   PolicyUpdate,
   RemoveMembersResult,
+  StaticMembershipOptions,
 } from './policies/types.js';
 import type {
   ClientContext,
@@ -251,7 +252,7 @@ export class GroupCoordinator {
   }
 
   /** The draft's enableStaticMembership: from now on a JoinGroup without group.instance.id is refused. */
-  enableStaticMembership(groupId: string, options: { registrationTimeoutMs?: number; expansionTimeoutMs?: number } = {}): MembershipChangeResult {
+  enableStaticMembership(groupId: string, options: StaticMembershipOptions = {}): MembershipChangeResult {
     return this.admin.enableStaticMembership(groupId, options);
   }
 

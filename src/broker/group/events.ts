@@ -3,7 +3,8 @@
 // logged by Kafka). Events are delivered after the operation that caused them has finished
 // mutating state, in the order they happened, so a listener may call back into the coordinator.
 
-import type { DraftErrorName, JoinReasonName, MembershipMode, PolicyConfig } from './policies/types.js';
+import type { PolicyEvent, PolicyRebalanceTrigger, PolicyRemovalCause } from './policies/events.js';
+import type { JoinReasonName } from './policies/types.js';
 import type { GroupState } from './types.js';
 
 /** Why a member was taken out of the group. */
@@ -24,8 +25,8 @@ export type RemovalCause =
   | 'group-max-size'
   /** A MEMBER_ID_REQUIRED (pending) member that never rejoined within its session timeout. */
   | 'pending-expired'
-  /** registration-timeout policy: a static member offline longer than registration.timeout.ms. */
-  | 'registration-timeout';
+  /** Removed by a draft policy (policies/events.ts). */
+  | PolicyRemovalCause;
 
 /** Which coordinator rule started a rebalance (see rebalance.ts for where each fires). */
 export type RebalanceTrigger =
@@ -45,21 +46,12 @@ export type RebalanceTrigger =
   | 'assignment-store-failed'
   /** Members did not send SyncGroup within the rebalance timeout. */
   | 'pending-sync-timeout'
-  // --- only with a policy on, or from the control plane -----------------------------------------
-  /** registration-timeout: the members offline longer than the timeout were removed. */
-  | 'registration-timeout'
-  /** expansion-timeout: the held new static members were admitted. */
-  | 'expansion-timeout'
-  /** kip423-join-reasons: the leader joined with reason topic_metadata_change. */
-  | 'topic-metadata-change'
-  /** kip423-join-reasons: a known member joined with reason upgrade. */
-  | 'member-upgrade'
   /** The control plane's "force a rebalance" (GroupCoordinator.forceRebalance). */
   | 'admin-forced'
-  /** membership-modes: the draft's forceStaticRebalance. */
-  | 'force-static-rebalance';
+  /** Started by a draft policy (policies/events.ts). */
+  | PolicyRebalanceTrigger;
 
-interface EventBase {
+export interface EventBase {
   groupId: string;
   /** Clock time at which it happened. */
   at: number;
@@ -88,8 +80,8 @@ export type GroupEvent =
       removalCause: RemovalCause | null;
       /** Human-readable, in the spirit of Kafka's "Preparing to rebalance" log line. */
       description: string;
-      /** For a rebalance a JoinGroup started: its Reason read as the KIP-423 draft's JoinReason
-       *  (see policies/join-reasons.ts); recorded whether or not kip423-join-reasons is on. */
+      /** For a rebalance a JoinGroup started: its Reason read as a JoinReason (policies/join-reasons.ts),
+       *  recorded whether or not a policy acts on it. */
       joinReason?: JoinReasonName | null;
     })
   | (EventBase & {
@@ -132,95 +124,8 @@ export type GroupEvent =
       api: 'JoinGroup' | 'SyncGroup';
     })
   | (EventBase & { type: 'internal-error'; message: string })
-  // --- the draft policies (policies/); never emitted while every policy is off ---------------------
-  | (EventBase & {
-      /** Policies changed: `scope` broker (groupId "") or one group; `policies` is the new effective set. */
-      type: 'policies-changed';
-      scope: 'broker' | 'group';
-      policies: PolicyConfig;
-    })
-  | (EventBase & {
-      /** kip345-draft-errors: a request met one of the draft's errors; `errorCode` is what was answered. */
-      type: 'draft-error';
-      policy: 'kip345-draft-errors';
-      draftError: DraftErrorName;
-      errorCode: number;
-      errorName: string;
-      operation: 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'OffsetCommit' | 'TxnOffsetCommit' | 'LeaveGroup';
-      memberId: string;
-      groupInstanceId: string | null;
-      /** The member id the instance is mapped to, when it is. */
-      mappedMemberId: string | null;
-      description: string;
-    })
-  | (EventBase & {
-      /** registration-timeout: a static member's session expired; it keeps its place and assignment. */
-      type: 'member-offline';
-      policy: 'registration-timeout';
-      memberId: string;
-      groupInstanceId: string;
-      offlineSince: number;
-      /** When the earliest offline member will have been gone registration.timeout.ms. */
-      removeAt: number;
-    })
-  | (EventBase & {
-      /** registration-timeout: an offline member came back (or the policy was turned off). */
-      type: 'member-online';
-      policy: 'registration-timeout';
-      memberId: string;
-      groupInstanceId: string | null;
-      offlineSince: number;
-      via: 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'OffsetCommit' | 'TxnOffsetCommit' | 'policy-changed' | 'membership-mode-changed';
-    })
-  | (EventBase & {
-      /** expansion-timeout: a new static member is held (its JoinGroup parked) instead of added. */
-      type: 'member-held';
-      policy: 'expansion-timeout';
-      memberId: string;
-      groupInstanceId: string;
-      admitAt: number;
-    })
-  | (EventBase & {
-      /** expansion-timeout: held members became members (a rebalance follows or is under way). */
-      type: 'held-members-admitted';
-      policy: 'expansion-timeout';
-      memberIds: string[];
-      cause: 'expansion-timeout' | 'rebalance' | 'policy-changed';
-    })
-  | (EventBase & {
-      type: 'membership-mode-changed';
-      policy: 'membership-modes';
-      from: MembershipMode;
-      to: MembershipMode;
-      /** True when an admin operation fixed the mode (the switch rule no longer applies). */
-      pinned: boolean;
-      cause: 'enableStaticMembership' | 'enableDynamicMembership' | 'first-join';
-      memberId: string | null;
-      groupInstanceId: string | null;
-    })
-  | (EventBase & {
-      /** membership-modes: a JoinGroup without group.instance.id refused by a static group. */
-      type: 'join-refused';
-      policy: 'membership-modes';
-      memberId: string;
-      clientId: string;
-      errorCode: number;
-      errorName: string;
-      description: string;
-    })
-  | (EventBase & {
-      /** kip423-join-reasons: how a known member's JoinGroup was judged. */
-      type: 'join-reason';
-      policy: 'kip423-join-reasons';
-      memberId: string;
-      groupInstanceId: string | null;
-      clientReason: string | null;
-      joinReason: JoinReasonName;
-      /** The table row that matched (keyword or Java client string), if any. */
-      matched: string | null;
-      decision: 'no-rebalance' | 'rebalance' | 'kafka-rules';
-      description: string;
-    });
+  // --- the draft policies (policies/events.ts); never emitted while every policy is off ---------
+  | PolicyEvent;
 
 export type GroupEventListener = (event: GroupEvent) => void;
 

@@ -1,15 +1,21 @@
 // The classic consumer-group coordinator (Kafka 3.9 GroupCoordinator semantics), as a pure,
 // clock-injected state machine. Where to look:
 //
-//   coordinator.ts         GroupCoordinator: one method per API (JoinGroup, SyncGroup, Heartbeat,
-//                          LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch, DescribeGroups,
-//                          ListGroups, DeleteGroups, OffsetDelete), request validation and
-//                          per-version shaping; notes where Kafka's source and the reference differ
+//   coordinator.ts         GroupCoordinator: the API handlers, the control plane and tests call;
+//                          assembles the pieces below; notes where Kafka's source and the reference differ
+//   kernel.ts              the group registry (create, drop), the outbox (responses and events after
+//                          each operation), timers as operations, member validation
+//   membership.ts          JoinGroup, SyncGroup, Heartbeat, LeaveGroup (Kafka's GroupMetadataManager)
+//   offset-manager.ts      OffsetCommit, TxnOffsetCommit, OffsetFetch, OffsetDelete, offset expiry,
+//                          deleted partitions (Kafka's OffsetMetadataManager)
+//   admin.ts               DescribeGroups, ListGroups, DeleteGroups; force rebalance, remove members,
+//                          the read model, policy settings and operations (the control plane's)
 //   rebalance.ts           RebalanceEngine: join/sync phases, member add/update/replace/remove, all
 //                          timeouts (session, new-member join, pending member, initial delay,
 //                          rebalance, pending sync)
 //   rules.ts               the decisions, as pure functions (max size, member validation, what a
 //                          rejoin does, static replacement, initial delay arithmetic, commit checks)
+//   hooks.ts               the hook table: where a plug-in may act, and the chain that runs them
 //   group.ts / member.ts   one group's and one member's data, with Kafka's bookkeeping invariants
 //   offsets.ts             committed and pending transactional offsets of a group
 //   protocol-selection.ts  protocol vote, with Kafka's (Scala HashMap) tie-break
@@ -17,11 +23,11 @@
 //   clock.ts               Clock/Timers injection; FakeTimers for tests
 //   config.ts, errors.ts, events.ts, types.ts
 //   policies/              the draft policies (kip345-draft-errors, registration-timeout,
-//                          expansion-timeout, membership-modes, kip423-join-reasons), all off by
-//                          default; the contract with the control plane is policies/types.ts
+//                          expansion-timeout, membership-modes, kip423-join-reasons), plug-ins of
+//                          hooks.ts, all off by default; the contract with the control plane is
+//                          policies/types.ts
 export { GroupCoordinator, shapeJoinResponse, type GroupCoordinatorOptions } from './coordinator.js';
 export { FakeTimers, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
-export { ErrorCode, errorName } from './errors.js';
 export {
   alwaysSucceedingStore,
   defaultGroupCoordinatorConfig,
@@ -32,6 +38,7 @@ export {
 } from './config.js';
 export { isPolicyEvent, type GroupEvent, type GroupEventListener, type RebalanceTrigger, type RemovalCause } from './events.js';
 export { ClassicGroup } from './group.js';
+export { CONTINUE, ANSWERED, override, HookChain, type GroupHooks, type GroupPlugin, type MemberJoinRequest } from './hooks.js';
 export { GroupMember } from './member.js';
 export {
   consumerSubscribedTopics,

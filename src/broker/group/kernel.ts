@@ -9,13 +9,13 @@
 
 import type { Clock, Timers } from './clock.js';
 import type { GroupCoordinatorConfig } from './config.js';
-import { ErrorCode } from './errors.js';
 import type { GroupEvent, GroupEventListener } from './events.js';
 import { ClassicGroup, GroupInvariantError } from './group.js';
 import { HookChain, type MemberOperation } from './hooks.js';
 import { RebalanceEngine, type GroupEventInput } from './rebalance.js';
 import { validateCurrentMember } from './rules.js';
 import type { JoinReasonName } from './policies/types.js';
+import { ErrorCode } from '../../codec/index.js';
 
 export interface KernelOptions {
   config: Readonly<GroupCoordinatorConfig>;

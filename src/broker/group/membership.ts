@@ -7,10 +7,8 @@
 // Plug-ins (hooks.ts) are asked at fixed points; each question returns CONTINUE when nobody acts,
 // and the code below then is Kafka's.
 
-import { ErrorCode } from './errors.js';
-import type { ClassicGroup } from './group.js';
-import { GroupInvariantError } from './group.js';
-import type { MemberJoinRequest, LeavingMember } from './hooks.js';
+import { GroupInvariantError, type ClassicGroup } from './group.js';
+import type { LeavingMember, MemberJoinRequest } from './hooks.js';
 import { isValidGroupId, type GroupKernel } from './kernel.js';
 import { joinError, syncError, type GroupMember, type JoinResult, type SyncCallback, type SyncResult } from './member.js';
 import { acceptJoiningMember, decideKnownMemberJoin } from './rules.js';
@@ -26,6 +24,7 @@ import type {
   SyncGroupRequest,
   SyncGroupResponse,
 } from './types.js';
+import { ErrorCode } from '../../codec/index.js';
 
 export class GroupMembership {
   constructor(private readonly kernel: GroupKernel) {}

@@ -5,7 +5,8 @@
 // cleanupGroupMetadata / handleDeletedPartitions (OffsetMetadataManager in 4.x). One group's
 // offsets are stored by offsets.ts.
 
-import { ErrorCode, offsetAppendErrorToResponseError } from './errors.js';
+import type { TimerHandle } from './clock.js';
+import { offsetAppendErrorToResponseError } from './errors.js';
 import type { ClassicGroup } from './group.js';
 import { isValidGroupId, type GroupKernel } from './kernel.js';
 import type { StoredOffset } from './offsets.js';
@@ -22,7 +23,7 @@ import type {
   TxnOffsetCommitRequest,
   TxnOffsetCommitResponse,
 } from './types.js';
-import type { TimerHandle } from './clock.js';
+import { ErrorCode } from '../../codec/index.js';
 
 interface PartitionCommit {
   topic: string;

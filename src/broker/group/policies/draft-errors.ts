@@ -32,7 +32,6 @@
 // known to be gone: its id is handed back at once.
 
 import type { TimerHandle } from '../clock.js';
-import { ErrorCode, errorName } from '../errors.js';
 import type { ClassicGroup } from '../group.js';
 import {
   ANSWERED,
@@ -48,6 +47,7 @@ import {
 import { joinError, type GroupMember } from '../member.js';
 import { DraftPolicy, PerGroup } from './host.js';
 import type { DraftErrorName, PolicyConfig } from './types.js';
+import { ErrorCode, errorName } from '../../../codec/index.js';
 
 /** The real code each draft error is answered with. */
 export const DRAFT_ERROR_CODES: Readonly<Record<DraftErrorName, number>> = {

@@ -5,12 +5,12 @@
 // → addMemberAndRebalance), one rebalance per arrival.
 
 import type { TimerHandle } from '../clock.js';
-import { ErrorCode } from '../errors.js';
 import type { ClassicGroup } from '../group.js';
 import { ANSWERED, CONTINUE, override, type Answered, type Continue, type LeavingMember, type MemberJoinRequest, type Override } from '../hooks.js';
 import { joinError } from '../member.js';
 import { DraftPolicy, PerGroup } from './host.js';
 import type { GroupDetail, HeldStaticMember, PolicyConfig } from './types.js';
+import { ErrorCode } from '../../../codec/index.js';
 
 /** A new static member waiting to be admitted. */
 export interface HeldJoin extends MemberJoinRequest {

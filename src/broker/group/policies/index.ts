@@ -3,6 +3,7 @@
 // (../hooks.ts). Where to look:
 //
 //   types.ts                   the contract with the control plane (names, configs, results, read model)
+//   events.ts                  the policies' events, rebalance triggers and removal cause
 //   config.ts                  defaults (all off), validation, broker/group layering, the `--policy` text form
 //   settings.ts                the settings at run time (effective per group, what a change does)
 //   host.ts                    what a policy is: DraftPolicy, its per-group state, the coordinator it sees
@@ -22,9 +23,10 @@ import { JoinReasonsPolicy } from './join-reasons.js';
 import { MembershipModesPolicy } from './membership-modes.js';
 import { RegistrationTimeoutPolicy } from './registration-timeout.js';
 import type { PolicySettings } from './settings.js';
-import type { GroupDetail, KafkaGroupDetail, MembershipChangeResult, OfflineStaticMember } from './types.js';
+import type { GroupDetail, KafkaGroupDetail, MembershipChangeResult, OfflineStaticMember, StaticMembershipOptions } from './types.js';
 
 export * from './types.js';
+export type { PolicyEvent, PolicyRebalanceTrigger, PolicyRemovalCause } from './events.js';
 export {
   DEFAULT_POLICIES,
   MAX_POLICY_TIMEOUT_MS,
@@ -48,7 +50,7 @@ export { PolicySettings } from './settings.js';
 
 /** The operations the draft policies add to the coordinator's admin surface. */
 export interface DraftOperations {
-  enableStaticMembership(groupId: string, options?: { registrationTimeoutMs?: number; expansionTimeoutMs?: number }): MembershipChangeResult;
+  enableStaticMembership(groupId: string, options?: StaticMembershipOptions): MembershipChangeResult;
   enableDynamicMembership(groupId: string): MembershipChangeResult;
   forceStaticRebalance(groupId: string): MembershipChangeResult;
   offlineStaticMembers(group: ClassicGroup): OfflineStaticMember[];

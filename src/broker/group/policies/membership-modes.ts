@@ -5,13 +5,13 @@
 // are dropped and ignored from then on), forceStaticRebalance rebalances a static group once.
 // Kafka 3.9 has no modes: every member is static or dynamic by its own JoinGroup.
 
-import { ErrorCode, errorName } from '../errors.js';
 import type { ClassicGroup } from '../group.js';
 import { ANSWERED, CONTINUE, override, type Answered, type Continue, type MemberJoinRequest, type Override } from '../hooks.js';
 import { joinError } from '../member.js';
 import { MAX_POLICY_TIMEOUT_MS, PolicyError } from './config.js';
 import { DraftPolicy, PerGroup } from './host.js';
-import type { GroupDetail, MembershipChangeResult, MembershipMode, PolicyConfig, PolicyUpdate } from './types.js';
+import type { GroupDetail, MembershipChangeResult, MembershipMode, PolicyConfig, PolicyUpdate, StaticMembershipOptions } from './types.js';
+import { ErrorCode, errorName } from '../../../codec/index.js';
 
 interface ModeState {
   /** Null until the policy first looks at the group. */
@@ -88,7 +88,7 @@ export class MembershipModesPolicy extends DraftPolicy<ModeState> {
 
   // --- the draft's admin operations --------------------------------------------------------------
 
-  enableStaticMembership(groupId: string, options: { registrationTimeoutMs?: number; expansionTimeoutMs?: number } = {}): MembershipChangeResult {
+  enableStaticMembership(groupId: string, options: StaticMembershipOptions = {}): MembershipChangeResult {
     const reg = timeoutOption(options.registrationTimeoutMs, 'registrationTimeoutMs', 1);
     const exp = timeoutOption(options.expansionTimeoutMs, 'expansionTimeoutMs', 0);
     const refused = this.checkAdmin(groupId, 'enableStaticMembership');

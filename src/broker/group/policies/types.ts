@@ -46,6 +46,12 @@ export interface MembershipChangeResult {
   message?: string;
 }
 
+/** enableStaticMembership's options: a timeout given also turns its policy on for the group. */
+export interface StaticMembershipOptions {
+  registrationTimeoutMs?: number;
+  expansionTimeoutMs?: number;
+}
+
 /** A static member that stopped heartbeating but keeps its place (registration-timeout). */
 export interface OfflineStaticMember {
   memberId: string;
