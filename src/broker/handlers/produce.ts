@@ -19,12 +19,11 @@
 //    offset, size, CRC, batch header, records, producer state; v0-v2: appendMessageSet).
 // acks=1 and acks=-1 answer the same with one in-sync replica; acks=0 gets no response, and a
 // request with any partition error closes the connection, as Kafka does.
-import type { ProduceRequest, ProduceResponse, ProduceResponsePartitionProduceResponse, RecordSet } from '../../codec/index.js';
+import { type ProduceRequest, type ProduceResponse, type RecordSet, ErrorCode } from '../../codec/index.js';
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, LOG_OVERHEAD, MAGIC_OFFSET, PRODUCER_ID_OFFSET, TRANSACTIONAL_FLAG_MASK } from '../../codec/records/constants.js';
 import { initCompression } from '../../codec/records/compression.js';
 import { nextEntry, scanEntries } from '../../codec/records/validate.js';
 import { zstdReady } from '../../codec/records/zstd.js';
-import { ErrorCode } from '../errors.js';
 import { resolveLogConfig } from '../log/log-config.js';
 import type { AppendResult } from '../log/partition-log.js';
 import type { Topic } from '../log/topics.js';
@@ -58,9 +57,10 @@ const SIMPLE_MAX_PARTITIONS = 32;
  * request every check of `produce` before the appends passes for every partition, and its
  * answer lists the partitions in request order, so appending and answering here is what
  * `produce` would do. Anything else returns undefined before anything has changed, and `handle`
- * goes on as for any request.
+ * goes on as for any request. (Exported for test/broker/handlers/produce-fast-path.property.test.ts,
+ * which checks it against `produce`.)
  */
-function produceSimple(ctx: RequestContext, req: ProduceRequest): ProduceResponse | typeof NO_RESPONSE | undefined {
+export function produceSimple(ctx: RequestContext, req: ProduceRequest): ProduceResponse | typeof NO_RESPONSE | undefined {
   const v = ctx.apiVersion;
   const acks = req.acks;
   if (v < 3 || (acks !== -1 && acks !== 0 && acks !== 1)) return undefined;
@@ -109,7 +109,7 @@ function produceSimple(ctx: RequestContext, req: ProduceRequest): ProduceRespons
     const topic = b.topics.get(t.name)!;
     const config = resolveLogConfig(topic.configs, b.config);
     const parts = t.partitionData;
-    const partitionResponses: ProduceResponsePartitionProduceResponse[] = acks === 0 ? [] : new Array(parts.length);
+    const partitionResponses: ProduceResponse.PartitionProduceResponse[] = acks === 0 ? [] : new Array(parts.length);
     for (let k = 0; k < parts.length; k++) {
       const index = parts[k].index;
       const r = topic.partitions[index].appendAsLeader(parts[k].records as Buffer, config, now);
@@ -185,7 +185,8 @@ interface Target {
   batch: Buffer | null;
 }
 
-function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | typeof NO_RESPONSE {
+/** Any Produce request, as Kafka's handleProduceRequest answers it (the numbered steps above). */
+export function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | typeof NO_RESPONSE {
   const v = ctx.apiVersion;
   const b = ctx.broker;
 
@@ -307,7 +308,7 @@ function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | ty
 }
 
 function buildResponse(order: Map<string, [string, number]>, results: Map<string, PartitionStatus>): ProduceResponse {
-  const byTopic = new Map<string, ProduceResponsePartitionProduceResponse[]>();
+  const byTopic = new Map<string, ProduceResponse.PartitionProduceResponse[]>();
   for (const [key, [topic, partition]] of order) {
     const s = results.get(key)!;
     let list = byTopic.get(topic);
@@ -331,7 +332,7 @@ function int64(n: number): bigint {
   return n === -1 ? MINUS_ONE : BigInt(n);
 }
 
-function partitionResponse(index: number, s: PartitionStatus): ProduceResponsePartitionProduceResponse {
+function partitionResponse(index: number, s: PartitionStatus): ProduceResponse.PartitionProduceResponse {
   return {
     index,
     errorCode: s.errorCode,

@@ -125,7 +125,10 @@ export function splitBatches(
   return { batches, partial: null };
 }
 
-// ---- the broker's Produce-side validation --------------------------------------------------------
+// ---- a header-only check for tools and tests -------------------------------------------------------
+// Not what the broker runs: Kafka's checks, in Kafka's order and words, with every record walked,
+// are validate.ts's (validateClientBatch). This one reads headers and CRCs only and phrases its
+// findings by byte position, for callers that want a quick verdict on a Produce records blob.
 
 /** A v2 batch that passed `checkProduceRecords`. */
 export interface ValidBatch extends RawBatch {
@@ -154,8 +157,8 @@ export interface ProduceCheckOptions {
 }
 
 /**
- * Everything the broker checks before appending, from headers and CRCs only (records are neither
- * decoded nor decompressed), in Kafka's order: framing, magic, CRC, header consistency.
+ * A Produce records blob's framing, magic, CRCs and header consistency, from headers and CRCs
+ * only (records are neither decoded nor decompressed).
  */
 export function checkProduceRecords(records: Buffer, options?: ProduceCheckOptions): ProduceRecordsCheck {
   const batches: ValidBatch[] = [];
