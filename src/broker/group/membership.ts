@@ -12,6 +12,7 @@ import type { LeavingMember, MemberJoinRequest } from './hooks.js';
 import { isValidGroupId, type GroupKernel } from './kernel.js';
 import { joinError, syncError, type GroupMember, type JoinResult, type SyncCallback, type SyncResult } from './member.js';
 import { acceptJoiningMember, decideKnownMemberJoin } from './rules.js';
+import { rejoinStaticInPlace, updateStaticMemberAndRebalance } from './static-rejoin.js';
 import type {
   ClientContext,
   HeartbeatRequest,
@@ -125,7 +126,8 @@ export class GroupMembership {
       if (oldMemberId !== undefined) {
         const rejoin = this.hooks.run('staticMemberRejoin', group, group.get(oldMemberId), p);
         if (rejoin.kind === 'answered') return;
-        this.engine.updateStaticMemberAndRebalance(
+        updateStaticMemberAndRebalance(
+          this.engine,
           group,
           oldMemberId,
           newMemberId,
@@ -245,7 +247,7 @@ export class GroupMembership {
   resumeJoin(group: ClassicGroup, p: MemberJoinRequest, inPlace: boolean): void {
     if (!group.has(p.memberId) || group.is('Dead')) return p.callback(joinError('', ErrorCode.UNKNOWN_MEMBER_ID));
     const member = group.get(p.memberId);
-    if (inPlace && this.engine.rejoinStaticInPlace(group, member, p.protocols, p.rebalanceTimeoutMs, p.sessionTimeoutMs, p.callback, p.version >= 9)) {
+    if (inPlace && rejoinStaticInPlace(this.engine, group, member, p.protocols, p.rebalanceTimeoutMs, p.sessionTimeoutMs, p.callback, p.version >= 9)) {
       return;
     }
     this.knownMemberJoin(group, member, p);

@@ -1,6 +1,7 @@
-// The rebalance machinery of one coordinator: adding, updating, replacing and removing members,
-// starting and completing join phases, propagating assignments, and every timeout (session,
-// new-member join, pending member, initial delay, rebalance, pending sync).
+// The rebalance machinery of one coordinator: adding, updating and removing members, starting and
+// completing join phases, propagating assignments, and every timeout (session, new-member join,
+// pending member, initial delay, rebalance, pending sync). A static member's return (a new member id
+// for a known instance) is static-rejoin.ts, built on the operations here.
 //
 // Kafka 3.9 drives these through "delayed operations" in purgatories: an operation is checked when
 // some event might complete it and expires after its timeout. Here each outstanding operation is a
@@ -10,7 +11,7 @@
 
 import type { Clock, Timers } from './clock.js';
 import type { GroupCoordinatorConfig, GroupWriteCause } from './config.js';
-import { ErrorCode, groupAppendErrorToResponseError } from './errors.js';
+import { groupAppendErrorToResponseError } from './errors.js';
 import type { GroupEvent, RebalanceTrigger, RemovalCause } from './events.js';
 import { ClassicGroup, GroupInvariantError } from './group.js';
 import type { HookChain } from './hooks.js';
@@ -18,15 +19,15 @@ import {
   EMPTY_BUFFER,
   GroupMember,
   joinError,
-  syncError,
   type JoinCallback,
   type JoinResult,
   type Protocol,
 } from './member.js';
 import type { JoinReasonName } from './policies/types.js';
-import { decideStaticReplacement, initialJoinDelay, nextInitialDelay, type StaticReplacementDecision } from './rules.js';
+import { initialJoinDelay, nextInitialDelay } from './rules.js';
 import { CONSUMER_PROTOCOL_TYPE } from './subscription.js';
 import type { GroupState } from './types.js';
+import { ErrorCode } from '../../codec/index.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type GroupEventInput = DistributiveOmit<GroupEvent, 'at'>;
@@ -69,7 +70,8 @@ export interface NewMemberParams {
   protocols: Protocol[];
 }
 
-function reasonText(clientReason: string | null): string {
+/** KIP-800's reason as Kafka logs it. */
+export function reasonText(clientReason: string | null): string {
   return clientReason ?? 'not provided';
 }
 
@@ -141,175 +143,6 @@ export class RebalanceEngine {
     const superseded = group.updateMember(member, protocols, rebalanceTimeoutMs, sessionTimeoutMs, callback);
     if (superseded) this.callbackDropped(group, member.memberId, 'JoinGroup');
     this.maybePrepareRebalance(group, cause);
-  }
-
-  /**
-   * A known static instance rejoined with MemberId "": give it `newMemberId`, fence whatever is
-   * parked under the old id, then follow decideStaticReplacement.
-   */
-  updateStaticMemberAndRebalance(
-    group: ClassicGroup,
-    oldMemberId: string,
-    newMemberId: string,
-    groupInstanceId: string,
-    protocols: Protocol[],
-    rebalanceTimeoutMs: number,
-    sessionTimeoutMs: number,
-    callback: JoinCallback,
-    clientReason: string | null,
-    supportSkippingAssignment: boolean,
-    /** A plug-in's decision, made before the replacement (hooks.ts `staticMemberRejoin`); else Kafka's. */
-    decisionOverride?: StaticReplacementDecision,
-  ): void {
-    const leaderBeforeReplacement = group.leaderId;
-    const replaced = group.replaceStaticMember(
-      groupInstanceId,
-      oldMemberId,
-      newMemberId,
-      joinError(oldMemberId, ErrorCode.FENCED_INSTANCE_ID),
-      syncError(ErrorCode.FENCED_INSTANCE_ID),
-    );
-    const member = replaced.member;
-    this.ctx.emit({ type: 'member-replaced', groupId: group.groupId, groupInstanceId, oldMemberId, newMemberId });
-    if (replaced.fencedJoin) this.fenced(group, oldMemberId, groupInstanceId, 'JoinGroup');
-    if (replaced.fencedSync) this.fenced(group, oldMemberId, groupInstanceId, 'SyncGroup');
-    // The old id's deadline dies with it; the new id starts a fresh session.
-    this.completeAndScheduleNextHeartbeatExpiration(group, member);
-
-    const oldRebalanceTimeoutMs = member.rebalanceTimeoutMs;
-    const oldSessionTimeoutMs = member.sessionTimeoutMs;
-    group.updateMember(member, protocols, rebalanceTimeoutMs, sessionTimeoutMs, callback);
-
-    const decision = decisionOverride ?? decideStaticReplacement(group);
-    switch (decision.action) {
-      case 'keep-generation': {
-        const error = this.storeGroup(group, 'static-member-replaced');
-        if (error !== ErrorCode.NONE) {
-          // Roll back so the old member id keeps working. Kafka 3.9 restores the timeouts but not
-          // the protocols: it captures the "old" protocols after updating them.
-          group.updateMember(member, member.supportedProtocols, oldRebalanceTimeoutMs, oldSessionTimeoutMs, null);
-          group.replaceStaticMember(
-            groupInstanceId,
-            newMemberId,
-            oldMemberId,
-            joinError(newMemberId, ErrorCode.FENCED_INSTANCE_ID),
-            syncError(ErrorCode.FENCED_INSTANCE_ID),
-          );
-          this.ctx.emit({
-            type: 'member-replaced',
-            groupId: group.groupId,
-            groupInstanceId,
-            oldMemberId: newMemberId,
-            newMemberId: oldMemberId,
-          });
-          this.completeAndScheduleNextHeartbeatExpiration(group, member);
-          callback({
-            errorCode: error,
-            generationId: group.generationId,
-            protocolType: group.protocolType,
-            protocolName: group.protocolName,
-            leaderId: leaderBeforeReplacement,
-            skipAssignment: false,
-            memberId: '',
-            members: [],
-          });
-        } else if (supportSkippingAssignment) {
-          // JoinGroup v9+ (KIP-814): tell a returning leader it leads, but that the assignor must not
-          // run — the group is Stable and would ignore a new assignment anyway.
-          const isLeader = group.isLeader(newMemberId);
-          group.maybeInvokeJoinCallback(member, {
-            errorCode: ErrorCode.NONE,
-            generationId: group.generationId,
-            protocolType: group.protocolType,
-            protocolName: group.protocolName,
-            leaderId: group.leaderId,
-            skipAssignment: isLeader,
-            memberId: newMemberId,
-            members: isLeader ? group.currentMemberMetadata() : [],
-          });
-        } else {
-          // Below v9: report the leader id from before the replacement, so a returning leader sees
-          // itself as a follower and does not run a trivial assignment (KAFKA-8500).
-          group.maybeInvokeJoinCallback(member, {
-            errorCode: ErrorCode.NONE,
-            generationId: group.generationId,
-            protocolType: group.protocolType,
-            protocolName: group.protocolName,
-            leaderId: leaderBeforeReplacement,
-            skipAssignment: false,
-            memberId: newMemberId,
-            members: [],
-          });
-        }
-        return;
-      }
-      case 'rebalance': {
-        const cause: RebalanceCause = {
-          trigger: decision.trigger,
-          memberId: newMemberId,
-          groupInstanceId,
-          clientReason,
-          byJoinGroup: true,
-          description:
-            decision.trigger === 'static-member-replaced'
-              ? `Updating metadata for static member ${newMemberId} with instance id ${groupInstanceId}; client reason: ${reasonText(clientReason)}`
-              : decision.trigger === 'static-member-protocol-changed'
-                ? `Group's selectedProtocol will change because static member ${newMemberId} with instance id ${groupInstanceId} joined with change of protocol; client reason: ${reasonText(clientReason)}`
-                : `Static member ${newMemberId} with instance id ${groupInstanceId} rejoined (${decision.trigger}); client reason: ${reasonText(clientReason)}`,
-        };
-        if (decision.trigger === 'static-member-replaced') this.prepareRebalance(group, cause);
-        else this.maybePrepareRebalance(group, cause);
-        return;
-      }
-      case 'await-join-phase':
-        return;
-      case 'invariant-violation':
-        throw new GroupInvariantError(
-          `Group ${group.groupId} was not supposed to be in the state ${group.state} when the unknown static member ${groupInstanceId} rejoins.`,
-        );
-    }
-  }
-
-  /**
-   * Plug-ins only (Kafka never does this): a static member that was gone comes back with its own
-   * member id (a member kept while away, or one whose id a plug-in handed back). Like a static member's
-   * return with MemberId "" (updateStaticMemberAndRebalance) but without a new id: in Stable, with the
-   * selected protocol unchanged, it gets the current generation back and no rebalance happens; it
-   * then fetches its old assignment with SyncGroup. Returns false (nothing done) in other states or
-   * when the selected protocol would change: the caller applies Kafka's known-member rules.
-   */
-  rejoinStaticInPlace(
-    group: ClassicGroup,
-    member: GroupMember,
-    protocols: Protocol[],
-    rebalanceTimeoutMs: number,
-    sessionTimeoutMs: number,
-    callback: JoinCallback,
-    supportSkippingAssignment: boolean,
-  ): boolean {
-    if (!group.is('Stable')) return false;
-    const oldProtocols = member.supportedProtocols;
-    const oldRebalanceTimeoutMs = member.rebalanceTimeoutMs;
-    const oldSessionTimeoutMs = member.sessionTimeoutMs;
-    group.updateMember(member, protocols, rebalanceTimeoutMs, sessionTimeoutMs, callback);
-    if (group.protocolName !== group.selectProtocol()) {
-      group.updateMember(member, oldProtocols, oldRebalanceTimeoutMs, oldSessionTimeoutMs, null);
-      return false;
-    }
-    const isLeader = group.isLeader(member.memberId);
-    group.maybeInvokeJoinCallback(member, {
-      errorCode: ErrorCode.NONE,
-      generationId: group.generationId,
-      protocolType: group.protocolType,
-      protocolName: group.protocolName,
-      leaderId: group.leaderId,
-      // As for a returning static leader (KIP-814): it leads, but must not run the assignor.
-      skipAssignment: isLeader && supportSkippingAssignment,
-      memberId: member.memberId,
-      members: isLeader ? group.currentMemberMetadata() : [],
-    });
-    this.completeAndScheduleNextHeartbeatExpiration(group, member);
-    return true;
   }
 
   // --- starting a rebalance ----------------------------------------------------------------------
@@ -740,6 +573,10 @@ export class RebalanceEngine {
   }
 
   // --- events --------------------------------------------------------------------------------------
+
+  replaced(group: ClassicGroup, groupInstanceId: string, oldMemberId: string, newMemberId: string): void {
+    this.ctx.emit({ type: 'member-replaced', groupId: group.groupId, groupInstanceId, oldMemberId, newMemberId });
+  }
 
   fenced(
     group: ClassicGroup,

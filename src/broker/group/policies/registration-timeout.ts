@@ -9,6 +9,7 @@ import type { TimerHandle } from '../clock.js';
 import type { ClassicGroup } from '../group.js';
 import { ANSWERED, CONTINUE, override, type Answered, type Continue, type MemberJoinRequest, type MemberOperation, type Override } from '../hooks.js';
 import type { GroupMember } from '../member.js';
+import { rejoinStaticInPlace } from '../static-rejoin.js';
 import { DraftPolicy, PerGroup } from './host.js';
 import type { GroupDetail, OfflineStaticMember, PolicyConfig } from './types.js';
 
@@ -57,7 +58,7 @@ export class RegistrationTimeoutPolicy extends DraftPolicy<RegistrationState> {
   currentMemberJoin(group: ClassicGroup, member: GroupMember, join: MemberJoinRequest): Continue | Answered {
     if (!this.state.peek(group)?.offline.has(member)) return CONTINUE;
     this.markOnline(group, member, 'JoinGroup');
-    const inPlace = this.host.engine.rejoinStaticInPlace(group, member, join.protocols, join.rebalanceTimeoutMs, join.sessionTimeoutMs, join.callback, join.version >= 9);
+    const inPlace = rejoinStaticInPlace(this.host.engine, group, member, join.protocols, join.rebalanceTimeoutMs, join.sessionTimeoutMs, join.callback, join.version >= 9);
     return inPlace ? ANSWERED : CONTINUE;
   }
 
