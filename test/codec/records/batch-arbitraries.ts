@@ -23,16 +23,23 @@ const recordArb = fc.record({
   timestamp: fc.oneof(fc.integer({ min: -100_000, max: 100_000 }), fc.constant(2 ** 40), fc.constant(null)),
 });
 
+type RecordSpec = typeof recordArb extends fc.Arbitrary<infer T> ? T : never;
+
 /** Many small records: offset deltas past 63 take two varint bytes. */
-const smallRecordArb = fc.record({
+const smallRecordArb: fc.Arbitrary<RecordSpec> = fc.record({
   key: fc.constant(null),
   value: bytes(10),
   headers: fc.constant(undefined),
   timestamp: fc.integer({ min: -1000, max: 1000 }),
 });
 
+const batchRecordsArb: fc.Arbitrary<RecordSpec[]> = fc.oneof(
+  { weight: 5, arbitrary: fc.array(recordArb, { minLength: 1, maxLength: 30 }) },
+  { weight: 1, arbitrary: fc.array(smallRecordArb, { minLength: 60, maxLength: 300 }) },
+);
+
 const batchArb = fc.record({
-  records: fc.oneof({ weight: 5, arbitrary: fc.array(recordArb, { minLength: 1, maxLength: 30 }) }, { weight: 1, arbitrary: fc.array(smallRecordArb, { minLength: 60, maxLength: 300 }) }),
+  records: batchRecordsArb,
   // offset deltas 0..n-1 (what clients send), a permutation of them (Kafka accepts that
   // uncompressed), or anything (the header's offset range then disagrees)
   offsets: fc.constantFrom('in-order', 'in-order', 'in-order', 'in-order', 'in-order', 'in-order', 'permuted', 'random'),
