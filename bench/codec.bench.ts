@@ -10,15 +10,9 @@
 import { Buffer } from 'node:buffer';
 import {
   createFetchResponse,
-  createFetchResponseFetchableTopicResponse,
-  createFetchResponsePartitionData,
   createJoinGroupRequest,
-  createJoinGroupRequestProtocol,
   createJoinGroupResponse,
-  createJoinGroupResponseMember,
   createProduceRequest,
-  createProduceRequestPartitionProduceData,
-  createProduceRequestTopicProduceData,
   decodeFetchResponse,
   decodeJoinGroupRequest,
   decodeJoinGroupResponse,
@@ -28,10 +22,10 @@ import {
   encodeProduceRequest,
   encodeResponse,
   encodeResponseChunks,
-  type FetchResponse,
-  type JoinGroupRequest,
-  type JoinGroupResponse,
-  type ProduceRequest,
+  FetchResponse,
+  JoinGroupRequest,
+  JoinGroupResponse,
+  ProduceRequest,
   type RecordSet,
 } from '../src/codec/index.js';
 import { bpDecodeJoinGroupV5, bpDecodeJoinGroupV5Shaped, truncationProbe, type TruncationReport } from './binary-parser-joingroup.js';
@@ -103,7 +97,7 @@ function joinArgs(v: number): JoinArgs {
       memberId: '',
       groupInstanceId,
       protocolType: 'consumer',
-      protocols: protocols.map((p) => createJoinGroupRequestProtocol(p)),
+      protocols: protocols.map((p) => JoinGroupRequest.createProtocol(p)),
       reason: null,
     }),
     kjs: { groupId: GROUP_ID, sessionTimeout: 30000, rebalanceTimeout: 60000, memberId: '', groupInstanceId, protocolType: 'consumer', groupProtocols: protocols },
@@ -321,7 +315,7 @@ function joinResponse(v: number): JoinGroupResponse {
     skipAssignment: false,
     memberId: ids[0],
     members: ids.map((id, k) =>
-      createJoinGroupResponseMember({ memberId: id, groupInstanceId: v >= 5 ? `instance-${k + 1}` : null, metadata: SUBSCRIPTION }),
+      JoinGroupResponse.createMember({ memberId: id, groupInstanceId: v >= 5 ? `instance-${k + 1}` : null, metadata: SUBSCRIPTION }),
     ),
   });
 }
@@ -634,7 +628,7 @@ async function produceCases(): Promise<BenchCase<any>[]> {
       transactionalId: null,
       acks: -1,
       timeoutMs: 30000,
-      topicData: [createProduceRequestTopicProduceData({ name: TOPIC, partitionData: [createProduceRequestPartitionProduceData({ index: 0, records: blob })] })],
+      topicData: [ProduceRequest.createTopicProduceData({ name: TOPIC, partitionData: [ProduceRequest.createPartitionProduceData({ index: 0, records: blob })] })],
     }),
     blob,
     kjs: { acks: -1, timeout: 30000, compression: 0, topicData: [{ topic: TOPIC, partitions: [{ partition: 0, messages: msgs }] }] },
@@ -901,11 +895,11 @@ async function fetchCases(): Promise<BenchCase<any>[]> {
       errorCode: 0,
       sessionId: 0,
       responses: [
-        createFetchResponseFetchableTopicResponse({
+        FetchResponse.createFetchableTopicResponse({
           topic: TOPIC,
           topicId: TOPIC_ID,
           partitions: [0, 1, 2].map((p) =>
-            createFetchResponsePartitionData({
+            FetchResponse.createPartitionData({
               partitionIndex: p,
               errorCode: 0,
               highWatermark: BigInt(2 * RECORDS),

@@ -3,7 +3,7 @@
 // the same model the admin HTTP API and `kmock admin` serve (docs/control-plane.md).
 export { startKmock, type Kmock, type KmockOptions } from './broker/server.js';
 export { DEFAULT_CONFIG, type BrokerConfig } from './broker/config.js';
-export { ErrorCode, errorName } from './broker/errors.js';
+export { ErrorCode, errorName } from './codec/errors.js';
 export * as codec from './codec/index.js';
 // From the modules themselves, not control/index.ts: that one loads the HTTP API (node:http),
 // which startKmock loads only when `adminPort` is set.

@@ -31,7 +31,7 @@ const oldProduceFile = join(dir, 'old-produce.mts');
 writeFileSync(
   oldLogFile,
   show('src/broker/log/partition-log.ts')
-    .replace(/from '\.\.\/errors\.js'/g, `from '${src('broker/errors.js')}'`)
+    .replace(/from '\.\.\/errors\.js'/g, `from '${src('codec/errors.js')}'`)
     .replace(/from '\.\.\/\.\.\/codec\//g, `from '${src('codec/')}`)
     .replace(/from '\.\/producer-state\.js'/g, `from '${src('broker/log/producer-state.js')}'`)
     .replace(/from '\.\/up-convert\.js'/g, `from '${src('broker/log/up-convert.js')}'`),
@@ -39,7 +39,7 @@ writeFileSync(
 writeFileSync(
   oldProduceFile,
   show('src/broker/handlers/produce.ts')
-    .replace(/from '\.\.\/errors\.js'/g, `from '${src('broker/errors.js')}'`)
+    .replace(/from '\.\.\/errors\.js'/g, `from '${src('codec/errors.js')}'`)
     .replace(/from '\.\.\/\.\.\/codec\//g, `from '${src('codec/')}`)
     .replace(/from '\.\.\/log\/partition-log\.js'/g, `from '${oldLogFile}'`)
     .replace(/from '\.\.\/log\/topics\.js'/g, `from '${src('broker/log/topics.js')}'`)

@@ -6,7 +6,6 @@
 //   npx tsx bench/experiments/joingroup-variants.ts [--quick] [--rounds=15] [VERSION=5]
 import {
   createJoinGroupRequest,
-  createJoinGroupRequestProtocol,
   DecodeError,
   decodeJoinGroupRequest,
   encodeJoinGroupRequest,
@@ -14,8 +13,7 @@ import {
   sizeJoinGroupRequest,
   Writer,
   writeJoinGroupRequest,
-  type JoinGroupRequest,
-  type JoinGroupRequestProtocol,
+  JoinGroupRequest,
 } from '../../src/codec/index.js';
 import { FULL, QUICK, fmtOps, pairedRatio, runCase, type CaseResult, type Contender } from '../harness.js';
 import { KafkaDecoder, KafkaEncoder, AssignerProtocol, type KDecoder, type KEncoder } from '../vendor.js';
@@ -218,7 +216,7 @@ function handEncodeV5View(m: JoinGroupRequest): Buffer {
   return scratch.subarray(0, p);
 }
 
-function protocolsLen(ps: JoinGroupRequestProtocol[]): number {
+function protocolsLen(ps: JoinGroupRequest.Protocol[]): number {
   let n = 0;
   for (const x of ps) n += 2 + utf8Len(x.name) + 4 + x.metadata.length;
   return n;
@@ -273,7 +271,7 @@ function handDecodeV5(b: NB): JoinGroupRequest {
   const protocolType = r.string();
   const n = r.arrayLength(6);
   if (n < 0) throw new DecodeError('non-nullable array was null');
-  const protocols = new Array<JoinGroupRequestProtocol>(n);
+  const protocols = new Array<JoinGroupRequest.Protocol>(n);
   for (let i = 0; i < n; i++) protocols[i] = { name: r.string(), metadata: r.bytes() };
   return { groupId, sessionTimeoutMs, rebalanceTimeoutMs, memberId, groupInstanceId, protocolType, protocols, reason: null };
 }
@@ -286,10 +284,10 @@ function encodeWith(W: typeof Writer, m: JoinGroupRequest, v: number): Buffer {
 
 // ---- the generated reader without error-path bookkeeping ---------------------------------------
 
-function readProtocolsNoTrack(r: Reader, v: number): JoinGroupRequestProtocol[] {
+function readProtocolsNoTrack(r: Reader, v: number): JoinGroupRequest.Protocol[] {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) throw new DecodeError('non-nullable array was null');
-  const a: JoinGroupRequestProtocol[] = [];
+  const a: JoinGroupRequest.Protocol[] = [];
   for (let i = 0; i < n; i++) {
     const name = v < 6 ? r.string() : r.compactString();
     const metadata = v < 6 ? r.bytes() : r.compactBytes();
@@ -333,7 +331,7 @@ function decodeTryOnly(r: Reader, v: number): JoinGroupRequest {
     const memberId = v < 6 ? r.string() : r.compactString();
     const groupInstanceId = v < 5 ? null : v < 6 ? r.nullableString() : r.compactNullableString();
     const protocolType = v < 6 ? r.string() : r.compactString();
-    let protocols: JoinGroupRequestProtocol[];
+    let protocols: JoinGroupRequest.Protocol[];
     try {
       protocols = readProtocolsNoTrack(r, v);
     } catch (e) {
@@ -371,14 +369,14 @@ const m = createJoinGroupRequest({
   memberId: '',
   groupInstanceId: v >= 5 ? 'group-instance-id' : null,
   protocolType: 'consumer',
-  protocols: [createJoinGroupRequestProtocol({ name: 'AssignerName', metadata })],
+  protocols: [JoinGroupRequest.createProtocol({ name: 'AssignerName', metadata })],
 });
 const bytes = encodeJoinGroupRequest(m, v);
 const hex = (b: Buffer) => b.toString('hex');
 const norm = (x: JoinGroupRequest) =>
   JSON.stringify({ ...x, unknownTaggedFields: undefined, protocols: x.protocols.map((p) => ({ name: p.name, metadata: hex(p.metadata) })) });
 
-const kjsProtocol = ({ name, metadata: md }: JoinGroupRequestProtocol): KEncoder => new KafkaEncoder().writeString(name).writeBytes(md);
+const kjsProtocol = ({ name, metadata: md }: JoinGroupRequest.Protocol): KEncoder => new KafkaEncoder().writeString(name).writeBytes(md);
 const kjsDecodeProtocol = (d: KDecoder) => ({ name: d.readString() ?? '', metadata: d.readBytes() ?? Buffer.alloc(0) });
 
 const encoders: Contender<JoinGroupRequest>[] = [

@@ -2,7 +2,7 @@
 // connections. It owns no socket of its own; server.ts accepts connections and hands them here.
 import type { Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
-import type { ApiVersionsResponseApiVersion } from '../codec/index.js';
+import type { ApiVersionsResponse } from '../codec/index.js';
 import type { BrokerConfig } from './config.js';
 import { Connection } from './connection.js';
 import { HANDLERS } from './handlers/index.js';
@@ -52,7 +52,7 @@ export class Broker {
   }
 
   /** The ApiVersions list: exactly the APIs with a handler, at the versions they serve. */
-  advertisedApis(): ApiVersionsResponseApiVersion[] {
+  advertisedApis(): ApiVersionsResponse.ApiVersion[] {
     return [...this.handlers.values()]
       .sort((a, b) => a.apiKey - b.apiKey)
       .map((h) => ({ apiKey: h.apiKey, minVersion: h.minVersion, maxVersion: h.maxVersion }));

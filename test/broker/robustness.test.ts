@@ -2,12 +2,11 @@
 // scenarios (test/conformance/scenarios/robustness.ts) found, each answered as Kafka 3.9.1 does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKmock, type Kmock } from '../../src/broker/server.js';
-import { decodeResponse, encodeRequest, Reader, type ApiTypes } from '../../src/codec/index.js';
+import { decodeResponse, encodeRequest, Reader, type ApiTypes, ZERO_UUID } from '../../src/codec/index.js';
 import { buildRequest } from '../conformance/runner.js';
 import { recordingLogger, type LogLine } from '../support/fuzz.js';
 import { RawClient } from '../support/raw-client.js';
 
-const ZERO = 'AAAAAAAAAAAAAAAAAAAAAA';
 const lines: LogLine[] = [];
 let kmock: Kmock;
 
@@ -46,7 +45,7 @@ describe('Metadata v12 with a null topic name and the zero topic id', () => {
   // a closed connection.
   it('is answered with UNKNOWN_SERVER_ERROR for every requested topic, creating nothing', async () => {
     const res = await answerTo(
-      frame(3, 12, { topics: [{ name: 'to-create', topicId: ZERO }, { name: null, topicId: ZERO }, { name: 'existing', topicId: ZERO }], allowAutoTopicCreation: true }),
+      frame(3, 12, { topics: [{ name: 'to-create', topicId: ZERO_UUID }, { name: null, topicId: ZERO_UUID }, { name: 'existing', topicId: ZERO_UUID }], allowAutoTopicCreation: true }),
       3,
       12,
     );
@@ -54,9 +53,9 @@ describe('Metadata v12 with a null topic name and the zero topic id', () => {
     expect(res.clusterId).toBeNull();
     expect(res.controllerId).toBe(-1);
     expect(res.topics.map((t) => [t.name, t.errorCode, t.topicId, t.partitions.length])).toEqual([
-      ['to-create', -1, ZERO, 0],
-      ['', -1, ZERO, 0],
-      ['existing', -1, ZERO, 0],
+      ['to-create', -1, ZERO_UUID, 0],
+      ['', -1, ZERO_UUID, 0],
+      ['existing', -1, ZERO_UUID, 0],
     ]);
     expect(kmock.broker.topics.get('to-create')).toBeUndefined();
     expect(handlerErrors()).toEqual([]);
@@ -65,15 +64,15 @@ describe('Metadata v12 with a null topic name and the zero topic id', () => {
 
   it('keeps the connection open, and a non-zero id still makes the names ignored', async () => {
     const c = await RawClient.connect(kmock.bootstrapServers);
-    const first = await c.request(3, 12, buildRequest(3, { topics: [{ name: null, topicId: ZERO }], allowAutoTopicCreation: false }));
+    const first = await c.request(3, 12, buildRequest(3, { topics: [{ name: null, topicId: ZERO_UUID }], allowAutoTopicCreation: false }));
     expect(first.topics.map((t) => t.errorCode)).toEqual([-1]);
-    const byId = await c.request(3, 12, buildRequest(3, { topics: [{ name: null, topicId: ZERO }, { name: null, topicId: 'AAAAAAAAAAAAAAAAAAAAAQ' }], allowAutoTopicCreation: false }));
+    const byId = await c.request(3, 12, buildRequest(3, { topics: [{ name: null, topicId: ZERO_UUID }, { name: null, topicId: 'AAAAAAAAAAAAAAAAAAAAAQ' }], allowAutoTopicCreation: false }));
     expect(byId.topics.map((t) => [t.name, t.errorCode])).toEqual([[null, 100]]);
     c.close();
   });
 
   it('below v12 it is still INVALID_REQUEST', async () => {
-    const res = await answerTo(frame(3, 11, { topics: [{ name: null, topicId: ZERO }] }), 3, 11);
+    const res = await answerTo(frame(3, 11, { topics: [{ name: null, topicId: ZERO_UUID }] }), 3, 11);
     expect(res.topics.map((t) => [t.name, t.errorCode])).toEqual([['', 42]]);
   });
 });

@@ -6,12 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  createJoinGroupRequest,
-  createListOffsetsRequest,
-  createListOffsetsRequestListOffsetsPartition,
-  createListOffsetsRequestListOffsetsTopic,
-} from '../../src/codec/generated/index.js';
+import { createJoinGroupRequest, createListOffsetsRequest, ListOffsetsRequest } from '../../src/codec/generated/index.js';
 import { encodeRequest } from '../../src/codec/frame.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { GOLDEN, SUBSCRIPTION_V0 } from '../support/golden.js';
@@ -72,9 +67,9 @@ describe('kmock codec decode (requests)', () => {
       createListOffsetsRequest({
         replicaId: -1,
         topics: [
-          createListOffsetsRequestListOffsetsTopic({
+          ListOffsetsRequest.createTopic({
             name: 't',
-            partitions: timestamps.map((timestamp, i) => createListOffsetsRequestListOffsetsPartition({ partitionIndex: i, timestamp })),
+            partitions: timestamps.map((timestamp, i) => ListOffsetsRequest.createPartition({ partitionIndex: i, timestamp })),
           }),
         ],
       }),

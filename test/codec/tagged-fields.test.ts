@@ -6,14 +6,9 @@ import { describe, expect, it } from 'vitest';
 import {
   createApiVersionsResponse,
   createCreateTopicsResponse,
-  createCreateTopicsResponseCreatableTopicResult,
   createFetchRequest,
   createFetchResponse,
-  createFetchResponseFetchableTopicResponse,
-  createFetchResponseLeaderIdAndEpoch,
-  createFetchResponsePartitionData,
   createJoinGroupRequest,
-  createJoinGroupRequestProtocol,
   decodeApiVersionsResponse,
   decodeFetchRequest,
   decodeFetchResponse,
@@ -30,9 +25,10 @@ import {
   encodeRequestHeader,
   encodeResponseHeader,
   type ApiVersionsResponse,
-  type FetchResponse,
-  type JoinGroupRequest,
+  FetchResponse,
+  JoinGroupRequest,
   type MetadataResponse,
+  CreateTopicsResponse,
 } from '../../src/codec/generated/index.js';
 import { DecodeError, EncodeError, type MessageCodec, type TaggedField } from '../../src/codec/primitives/index.js';
 import { ApiVersionsResponseCodec, FetchRequestCodec } from '../../src/codec/generated/index.js';
@@ -246,9 +242,9 @@ describe('known tagged fields are written only when not default', () => {
     const msg = (leader: { leaderId: number; leaderEpoch: number }) =>
       createFetchResponse({
         responses: [
-          createFetchResponseFetchableTopicResponse({
+          FetchResponse.createFetchableTopicResponse({
             topic: 't',
-            partitions: [createFetchResponsePartitionData({ currentLeader: createFetchResponseLeaderIdAndEpoch(leader) })],
+            partitions: [FetchResponse.createPartitionData({ currentLeader: FetchResponse.createLeaderIdAndEpoch(leader) })],
           }),
         ],
       });
@@ -260,7 +256,7 @@ describe('known tagged fields are written only when not default', () => {
   });
 
   it('CreateTopicsResponse v5: a tagged int16 with default 0', () => {
-    const msg = (code: number) => createCreateTopicsResponse({ topics: [createCreateTopicsResponseCreatableTopicResult({ name: 't', topicConfigErrorCode: code })] });
+    const msg = (code: number) => createCreateTopicsResponse({ topics: [CreateTopicsResponse.createCreatableTopicResult({ name: 't', topicConfigErrorCode: code })] });
     const plain = encodeCreateTopicsResponse(msg(0), 5);
     const set = encodeCreateTopicsResponse(msg(5), 5);
     expect(set.length - plain.length).toBe(1 + 1 + 2);
@@ -338,7 +334,7 @@ describe('bad unknown-tag lists are refused on encode', () => {
     it(`${name} tags, at the top level and nested`, () => {
       const top: JoinGroupRequest = createJoinGroupRequest({ unknownTaggedFields: tags });
       expect(thrown(() => encodeJoinGroupRequest(top, 6))).toBeInstanceOf(EncodeError);
-      const nested = createJoinGroupRequest({ protocols: [createJoinGroupRequestProtocol({ name: 'r', unknownTaggedFields: tags })] });
+      const nested = createJoinGroupRequest({ protocols: [JoinGroupRequest.createProtocol({ name: 'r', unknownTaggedFields: tags })] });
       expect(thrown(() => encodeJoinGroupRequest(nested, 6))).toBeInstanceOf(EncodeError);
     });
   }

@@ -7,12 +7,8 @@ import { describe, expect, it } from 'vitest';
 import {
   APIS,
   createJoinGroupRequest,
-  createJoinGroupRequestProtocol,
   createJoinGroupResponse,
-  createJoinGroupResponseMember,
   createListOffsetsRequest,
-  createListOffsetsRequestListOffsetsPartition,
-  createListOffsetsRequestListOffsetsTopic,
   createMetadataRequest,
   decodeJoinGroupRequest,
   decodeJoinGroupResponse,
@@ -21,6 +17,9 @@ import {
   encodeListOffsetsRequest,
   encodeMetadataRequest,
   type ApiSpec,
+  JoinGroupRequest,
+  JoinGroupResponse,
+  ListOffsetsRequest,
 } from '../../src/codec/generated/index.js';
 import { decodeRequest, decodeResponse, encodeRequest, encodeResponse } from '../../src/codec/frame.js';
 import {
@@ -86,8 +85,8 @@ describe('JoinGroup examples', () => {
   });
 
   it('a nested ignorable field (JoinGroupResponse member GroupInstanceId below v5) is dropped', () => {
-    const m = createJoinGroupResponse({ members: [createJoinGroupResponseMember({ memberId: 'a', groupInstanceId: 'static' })] });
-    const plain = createJoinGroupResponse({ members: [createJoinGroupResponseMember({ memberId: 'a' })] });
+    const m = createJoinGroupResponse({ members: [JoinGroupResponse.createMember({ memberId: 'a', groupInstanceId: 'static' })] });
+    const plain = createJoinGroupResponse({ members: [JoinGroupResponse.createMember({ memberId: 'a' })] });
     for (let v = 0; v <= 4; v++) expect(encodeJoinGroupResponse(m, v).equals(encodeJoinGroupResponse(plain, v))).toBe(true);
   });
 
@@ -113,7 +112,7 @@ describe('JoinGroup examples', () => {
     const tags = [{ tag: 5, data: Buffer.from([1]) }];
     for (let v = 0; v <= 5; v++) {
       expect(thrown(() => encodeJoinGroupRequest(createJoinGroupRequest({ unknownTaggedFields: tags }), v))).toBeInstanceOf(UnsupportedVersionError);
-      const nested = createJoinGroupRequest({ protocols: [createJoinGroupRequestProtocol({ name: 'r', unknownTaggedFields: tags })] });
+      const nested = createJoinGroupRequest({ protocols: [JoinGroupRequest.createProtocol({ name: 'r', unknownTaggedFields: tags })] });
       expect(thrown(() => encodeJoinGroupRequest(nested, v)), `nested v${v}`).toBeInstanceOf(UnsupportedVersionError);
     }
     expect(() => encodeJoinGroupRequest(createJoinGroupRequest({ unknownTaggedFields: tags }), 6)).not.toThrow();
@@ -283,7 +282,7 @@ describe('values that cannot be written at all', () => {
         () =>
           encodeListOffsetsRequest(
             createListOffsetsRequest({
-              topics: [createListOffsetsRequestListOffsetsTopic({ partitions: [createListOffsetsRequestListOffsetsPartition({ timestamp: 2n ** 63n })] })],
+              topics: [ListOffsetsRequest.createTopic({ partitions: [ListOffsetsRequest.createPartition({ timestamp: 2n ** 63n })] })],
             }),
             1,
           ),

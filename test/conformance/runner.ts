@@ -16,6 +16,7 @@ import {
   toJson,
   type ApiTypes,
   type StructSchema,
+  ZERO_UUID,
 } from '../../src/codec/index.js';
 import {
   decodeBatch,
@@ -734,7 +735,6 @@ export async function runScenario(scenario: Scenario, target: Target, options: R
 // Normalisation
 
 const UUID_SUFFIX = /^(.*)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const NODE_KEYS = new Set(['nodeId', 'leaderId', 'controllerId', 'coordinatorId']);
 const NODE_LIST_KEYS = new Set(['replicaNodes', 'isrNodes', 'offlineReplicas', 'eligibleLeaderReplicas', 'lastKnownElr']);
 const TIME_KEY = /time(stamp)?(ms)?$/i;

@@ -4,22 +4,18 @@ import {
   createApiVersionsRequest,
   createApiVersionsResponse,
   createFetchResponse,
-  createFetchResponseFetchableTopicResponse,
-  createFetchResponseLeaderIdAndEpoch,
-  createFetchResponseNodeEndpoint,
-  createFetchResponsePartitionData,
   createJoinGroupRequest,
   createJoinGroupResponse,
   createMetadataRequest,
-  createMetadataRequestTopic,
   createMetadataResponse,
-  createMetadataResponseBroker,
-  createMetadataResponsePartition,
-  createMetadataResponseTopic,
   createSyncGroupRequest,
   createSyncGroupResponse,
+  FetchResponse,
+  MetadataRequest,
+  MetadataResponse,
 } from '../../src/codec/generated/index.js';
 import { b, requestHeaderV1, requestHeaderV2, type Bytes } from './wire.js';
+import { ZERO_UUID } from '../../src/codec/index.js';
 
 export interface GoldenFrame {
   name: string;
@@ -39,7 +35,6 @@ export interface GoldenFrame {
   expected: object;
 }
 
-export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
 export const TOPIC_ID = Buffer.from('0123456789abcdef0123456789abcdef', 'hex').toString('base64url');
 
 /** ConsumerProtocolSubscription v0 as a consumer puts it in JoinGroup metadata (int16 version first). */
@@ -327,7 +322,7 @@ export const GOLDEN: GoldenFrame[] = [
     2,
     b().carr(2).uuid(ZERO_UUID).cstr('orders').tags().uuid(TOPIC_ID).cstr(null).tags().bool(false).bool(true).tags(),
     createMetadataRequest({
-      topics: [createMetadataRequestTopic({ topicId: ZERO_UUID, name: 'orders' }), createMetadataRequestTopic({ topicId: TOPIC_ID, name: null })],
+      topics: [MetadataRequest.createTopic({ topicId: ZERO_UUID, name: 'orders' }), MetadataRequest.createTopic({ topicId: TOPIC_ID, name: null })],
       allowAutoTopicCreation: false,
       includeTopicAuthorizedOperations: true,
     }),
@@ -369,17 +364,17 @@ export const GOLDEN: GoldenFrame[] = [
       .tags(),
     createMetadataResponse({
       throttleTimeMs: 0,
-      brokers: [createMetadataResponseBroker({ nodeId: 1, host: 'localhost', port: 9092, rack: null })],
+      brokers: [MetadataResponse.createBroker({ nodeId: 1, host: 'localhost', port: 9092, rack: null })],
       clusterId: 'kmock-cluster',
       controllerId: 1,
       topics: [
-        createMetadataResponseTopic({
+        MetadataResponse.createTopic({
           errorCode: 0,
           name: 'orders',
           topicId: TOPIC_ID,
           isInternal: false,
           partitions: [
-            createMetadataResponsePartition({ errorCode: 0, partitionIndex: 0, leaderId: 1, leaderEpoch: 0, replicaNodes: [1], isrNodes: [1], offlineReplicas: [] }),
+            MetadataResponse.createPartition({ errorCode: 0, partitionIndex: 0, leaderId: 1, leaderEpoch: 0, replicaNodes: [1], isrNodes: [1], offlineReplicas: [] }),
           ],
           topicAuthorizedOperations: -2147483648,
         }),
@@ -416,16 +411,16 @@ export const GOLDEN: GoldenFrame[] = [
       errorCode: 0,
       sessionId: 0,
       responses: [
-        createFetchResponseFetchableTopicResponse({
+        FetchResponse.createFetchableTopicResponse({
           topic: 'orders',
           partitions: [
-            createFetchResponsePartitionData({
+            FetchResponse.createPartitionData({
               partitionIndex: 0,
               errorCode: 0,
               highWatermark: 10n,
               lastStableOffset: 10n,
               logStartOffset: 0n,
-              currentLeader: createFetchResponseLeaderIdAndEpoch({ leaderId: 1, leaderEpoch: 5 }),
+              currentLeader: FetchResponse.createLeaderIdAndEpoch({ leaderId: 1, leaderEpoch: 5 }),
               abortedTransactions: null,
               preferredReadReplica: -1,
               records: RECORDS_BLOB,
@@ -468,11 +463,11 @@ export const GOLDEN: GoldenFrame[] = [
       errorCode: 0,
       sessionId: 1234,
       responses: [
-        createFetchResponseFetchableTopicResponse({
+        FetchResponse.createFetchableTopicResponse({
           topicId: TOPIC_ID,
           topic: '',
           partitions: [
-            createFetchResponsePartitionData({
+            FetchResponse.createPartitionData({
               partitionIndex: 3,
               errorCode: 0,
               highWatermark: 20n,
@@ -485,7 +480,7 @@ export const GOLDEN: GoldenFrame[] = [
           ],
         }),
       ],
-      nodeEndpoints: [createFetchResponseNodeEndpoint({ nodeId: 1, host: 'broker-1', port: 9092, rack: null })],
+      nodeEndpoints: [FetchResponse.createNodeEndpoint({ nodeId: 1, host: 'broker-1', port: 9092, rack: null })],
     }),
   ),
   request(

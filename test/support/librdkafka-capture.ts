@@ -19,16 +19,13 @@ import {
   createApiVersionsResponse,
   createInitProducerIdResponse,
   createMetadataResponse,
-  createMetadataResponseBroker,
-  createMetadataResponsePartition,
-  createMetadataResponseTopic,
   createProduceResponse,
-  createProduceResponsePartitionProduceResponse,
-  createProduceResponseTopicProduceResponse,
   decodeRequest,
   encodeResponse,
   type MetadataRequest,
   type ProduceRequest,
+  MetadataResponse,
+  ProduceResponse,
 } from '../../src/codec/index.js';
 
 /** Debian's python3, which has python3-confluent-kafka; KMOCK_LIBRDKAFKA_PYTHON overrides it. */
@@ -177,13 +174,13 @@ class CaptureServer {
           apiVersion,
           correlationId,
           createMetadataResponse({
-            brokers: [createMetadataResponseBroker({ nodeId: 1, host: '127.0.0.1', port: this.port })],
+            brokers: [MetadataResponse.createBroker({ nodeId: 1, host: '127.0.0.1', port: this.port })],
             clusterId: 'kmock-capture',
             controllerId: 1,
             topics: names.map((n) =>
-              createMetadataResponseTopic({
+              MetadataResponse.createTopic({
                 name: n,
-                partitions: [createMetadataResponsePartition({ partitionIndex: 0, leaderId: 1, leaderEpoch: 0, replicaNodes: [1], isrNodes: [1] })],
+                partitions: [MetadataResponse.createPartition({ partitionIndex: 0, leaderId: 1, leaderEpoch: 0, replicaNodes: [1], isrNodes: [1] })],
               }),
             ),
           }),
@@ -210,10 +207,10 @@ class CaptureServer {
           correlationId,
           createProduceResponse({
             responses: body.topicData.map((t) =>
-              createProduceResponseTopicProduceResponse({
+              ProduceResponse.createTopicProduceResponse({
                 name: t.name,
                 partitionResponses: t.partitionData.map((p) =>
-                  createProduceResponsePartitionProduceResponse({ index: p.index, errorCode: 0, baseOffset: 0n, logAppendTimeMs: -1n }),
+                  ProduceResponse.createPartitionProduceResponse({ index: p.index, errorCode: 0, baseOffset: 0n, logAppendTimeMs: -1n }),
                 ),
               }),
             ),

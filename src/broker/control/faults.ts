@@ -2,9 +2,8 @@
 // (librdkafka's `rd_kafka_mock_push_request_errors`), and an added latency. Installed into the
 // broker's connections as their request interceptor; with nothing configured `armed` is false and
 // connections never call in.
-import { apiByKey } from '../../codec/index.js';
+import { apiByKey, errorName } from '../../codec/index.js';
 import type { ConnectionInfo, RequestFault, RequestInterceptor } from '../connection.js';
-import { errorName } from '../errors.js';
 import { buildErrorResponse } from './error-response.js';
 
 export interface FaultsView {

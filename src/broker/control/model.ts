@@ -13,13 +13,9 @@
 // Every input is validated here (ControlError with a 4xx status and a message). Group changes go
 // through the coordinator's own operations only, so the control plane cannot leave a group in a
 // state the coordinator could not reach by itself.
-import {
-  decodeConsumerProtocolAssignment,
-  decodeConsumerProtocolSubscription,
-} from '../../codec/index.js';
+import { decodeConsumerProtocolAssignment, decodeConsumerProtocolSubscription, errorName } from '../../codec/index.js';
 import type { Broker } from '../broker.js';
 import { connectionHooks } from '../connection.js';
-import { errorName } from '../errors.js';
 import type { ClassicGroup, GroupEvent } from '../group/index.js';
 import { parsePolicies, PolicyError, validatePolicyUpdate } from '../group/policies/config.js';
 import type {

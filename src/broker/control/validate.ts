@@ -1,7 +1,6 @@
 // Input checks shared by the control plane's doors. Every check throws a 400 ControlError naming
 // the offending field, so a bad request never reaches the coordinator.
-import { APIS } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { APIS, ErrorCode } from '../../codec/index.js';
 import { badRequest } from './errors.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

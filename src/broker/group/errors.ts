@@ -1,8 +1,6 @@
 // How the group coordinator turns failed log appends into response errors (Kafka 3.9), on top of
-// the broker-wide Kafka error codes.
-import { ErrorCode, errorName } from '../../codec/index.js';
-
-// The codes themselves are the codec's table (src/codec/errors.ts), the one list of Kafka errors.
+// Kafka's error codes (the codec's table, src/codec/errors.ts: the one list of Kafka errors).
+import { ErrorCode } from '../../codec/index.js';
 
 /**
  * How GroupMetadataManager.storeGroup (3.9) turns a failed group-metadata append into the error a

@@ -2,10 +2,10 @@
 // Kafka 3.9 does in each situation; rebalance.ts, membership.ts and offset-manager.ts carry it out.
 // A plug-in (hooks.ts) may override a decision with one of the same type.
 
-import { ErrorCode } from './errors.js';
 import type { ClassicGroup } from './group.js';
 import type { GroupMember, Protocol } from './member.js';
 import type { RebalanceTrigger } from './events.js';
+import { ErrorCode } from '../../codec/index.js';
 
 /**
  * group.max.size gate for a JoinGroup (GroupCoordinator.acceptJoiningMember). While rebalancing,

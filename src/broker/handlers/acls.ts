@@ -10,10 +10,8 @@
 // code 0 (UNKNOWN) makes the parse throw, and SocketServer closes the connection without an
 // answer. A pattern type other than LITERAL at v0 cannot happen on the wire (v0 has no such
 // field; it decodes as 3 = LITERAL).
+import { AclOperation, AclPermissionType, PatternType, ResourceType } from '../../codec/index.js';
 import { closeRequestConnection, NO_RESPONSE, type RequestContext } from './types.js';
-
-/** The UNKNOWN code of ResourceType, PatternType, AclOperation and AclPermissionType. */
-const UNKNOWN = 0;
 
 /** AclApis.handleDescribeAcls, no authorizer. */
 export const DESCRIBE_ACLS_DISABLED_MESSAGE = 'No Authorizer is configured on the broker';
@@ -22,7 +20,12 @@ export const ALTER_ACLS_DISABLED_MESSAGE = 'No Authorizer is configured.';
 
 /** True when any of the four enum codes is UNKNOWN (0): Kafka's request parse rejects it. */
 export function hasUnknownElement(e: { resourceType: number; patternType: number; operation: number; permissionType: number }): boolean {
-  return e.resourceType === UNKNOWN || e.patternType === UNKNOWN || e.operation === UNKNOWN || e.permissionType === UNKNOWN;
+  return (
+    e.resourceType === ResourceType.UNKNOWN ||
+    e.patternType === PatternType.UNKNOWN ||
+    e.operation === AclOperation.UNKNOWN ||
+    e.permissionType === AclPermissionType.UNKNOWN
+  );
 }
 
 /** Kafka's answer to a request it cannot parse: the connection is closed, nothing is sent. */

@@ -1,8 +1,7 @@
 // ApiVersions (18): the APIs and versions kmock serves. A version kmock does not speak gets
 // error 35 (UNSUPPORTED_VERSION) in the v0 layout with the ApiVersions range, so the client
 // can retry with a version both sides know (KIP-511), exactly as Kafka does.
-import { APIS, createApiVersionsResponse, encodeResponseAtVersion } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { APIS, createApiVersionsResponse, encodeResponseAtVersion, ErrorCode } from '../../codec/index.js';
 import { defineHandler } from './types.js';
 
 /**

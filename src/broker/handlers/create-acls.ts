@@ -2,8 +2,7 @@
 // configured." per creation, in request order (AclApis.handleCreateAcls ->
 // CreateAclsRequest.getErrorResponse). A creation with an UNKNOWN (0) code closes the connection,
 // as Kafka's request parse does (see acls.ts).
-import { createCreateAclsResponse } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { createCreateAclsResponse, ErrorCode } from '../../codec/index.js';
 import { ALTER_ACLS_DISABLED_MESSAGE, closeUnparsable, hasUnknownElement } from './acls.js';
 import { defineHandler } from './types.js';
 

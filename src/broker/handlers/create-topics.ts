@@ -4,7 +4,7 @@
 // topics -- or only validates them with validateOnly. v5+ answers with the partition count,
 // replication factor and effective configs; v7 with the topic id. The rules are in
 // log/topic-admin.ts (ControllerApis.createTopics, ReplicationControlManager.createTopics).
-import { createCreateTopicsResponse, type CreateTopicsResponseCreatableTopicResult } from '../../codec/index.js';
+import { createCreateTopicsResponse, type CreateTopicsResponse } from '../../codec/index.js';
 import { createTopics } from '../log/topic-admin.js';
 import { defineHandler } from './types.js';
 
@@ -17,7 +17,7 @@ export const createTopicsHandler = defineHandler({
     return createCreateTopicsResponse({
       throttleTimeMs: 0,
       topics: results.map(
-        (r): CreateTopicsResponseCreatableTopicResult => ({
+        (r): CreateTopicsResponse.CreatableTopicResult => ({
           name: r.name,
           topicId: r.topicId,
           errorCode: r.error.code,

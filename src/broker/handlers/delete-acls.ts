@@ -2,8 +2,7 @@
 // configured." and no matching ACLs per filter, in request order (AclApis.handleDeleteAcls ->
 // DeleteAclsRequest.getErrorResponse). A filter with an UNKNOWN (0) code closes the connection,
 // as Kafka's request parse does (see acls.ts).
-import { createDeleteAclsResponse } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { createDeleteAclsResponse, ErrorCode } from '../../codec/index.js';
 import { ALTER_ACLS_DISABLED_MESSAGE, closeUnparsable, hasUnknownElement } from './acls.js';
 import { defineHandler } from './types.js';
 

@@ -7,8 +7,7 @@
 //   answer is the new low watermark. With one replica the low watermark is reached at once, so
 //   the request never waits for timeout_ms.
 // A partition named twice is answered once, with the last offset asked (Kafka keys a map by it).
-import type { DeleteRecordsResponseDeleteRecordsPartitionResult } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { type DeleteRecordsResponse, ErrorCode } from '../../codec/index.js';
 import { resolveLogConfig } from '../log/partition-log.js';
 import { defineHandler } from './types.js';
 
@@ -24,7 +23,7 @@ export const deleteRecordsHandler = defineHandler({
         asked.set(`${t.name}\0${p.partitionIndex}`, { topic: t.name, partition: p.partitionIndex, offset: Number(p.offset) });
       }
     }
-    const byTopic = new Map<string, DeleteRecordsResponseDeleteRecordsPartitionResult[]>();
+    const byTopic = new Map<string, DeleteRecordsResponse.PartitionResult[]>();
     for (const { topic: name, partition, offset } of asked.values()) {
       let list = byTopic.get(name);
       if (list === undefined) {

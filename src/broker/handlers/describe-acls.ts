@@ -1,8 +1,7 @@
 // DescribeAcls (29), v0-3: with no authorizer, SECURITY_DISABLED and "No Authorizer is configured
 // on the broker" for the whole request, no resources (AclApis.handleDescribeAcls). A filter with
 // an UNKNOWN (0) code closes the connection, as Kafka's request parse does (see acls.ts).
-import { createDescribeAclsResponse } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { createDescribeAclsResponse, ErrorCode } from '../../codec/index.js';
 import { DESCRIBE_ACLS_DISABLED_MESSAGE, closeUnparsable, hasUnknownElement } from './acls.js';
 import { defineHandler } from './types.js';
 

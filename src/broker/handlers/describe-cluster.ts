@@ -3,22 +3,27 @@
 // broker listener. v1's EndpointType must be 1 (brokers): 2 (controllers) is
 // MISMATCHED_ENDPOINT_TYPE, anything else UNSUPPORTED_ENDPOINT_TYPE. In KRaft the controller id
 // shown to clients is a live broker's id -- here this broker's.
-import { createDescribeClusterResponse } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { AclOperation, authorizedOperations, createDescribeClusterResponse, ErrorCode, AUTHORIZED_OPERATIONS_OMITTED } from '../../codec/index.js';
 import { defineHandler } from './types.js';
 
 const ENDPOINT_BROKER = 1;
 const ENDPOINT_CONTROLLER = 2;
 
-/** Kafka's "authorized operations not requested" marker. */
-const OPERATIONS_NOT_REQUESTED = -2147483648;
 
 /**
  * With no authorizer every supported cluster operation is allowed (AuthHelper.authorizedOperations):
  * CREATE(5), ALTER(7), DESCRIBE(8), CLUSTER_ACTION(9), DESCRIBE_CONFIGS(10), ALTER_CONFIGS(11),
  * IDEMPOTENT_WRITE(12), one bit each.
  */
-export const CLUSTER_AUTHORIZED_OPERATIONS = [5, 7, 8, 9, 10, 11, 12].reduce((bits, op) => bits | (1 << op), 0);
+export const CLUSTER_AUTHORIZED_OPERATIONS = authorizedOperations([
+  AclOperation.CREATE,
+  AclOperation.ALTER,
+  AclOperation.DESCRIBE,
+  AclOperation.CLUSTER_ACTION,
+  AclOperation.DESCRIBE_CONFIGS,
+  AclOperation.ALTER_CONFIGS,
+  AclOperation.IDEMPOTENT_WRITE,
+]);
 
 export const describeClusterHandler = defineHandler({
   apiKey: 60,
@@ -47,7 +52,7 @@ export const describeClusterHandler = defineHandler({
       clusterId: b.config.clusterId,
       controllerId: b.config.nodeId,
       brokers: [{ brokerId: b.config.nodeId, host: b.advertisedHost, port: b.advertisedPort, rack: b.config.rack }],
-      clusterAuthorizedOperations: req.includeClusterAuthorizedOperations ? CLUSTER_AUTHORIZED_OPERATIONS : OPERATIONS_NOT_REQUESTED,
+      clusterAuthorizedOperations: req.includeClusterAuthorizedOperations ? CLUSTER_AUTHORIZED_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,
     });
   },
 });

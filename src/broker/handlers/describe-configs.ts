@@ -9,22 +9,20 @@
 //    Kafka's default message (handleDescribeConfigsRequest throws before describing anything).
 // v0 has IsDefault instead of ConfigSource, and Kafka 3.9 never sets it: it is always false.
 import {
+  ConfigResourceType,
   createDescribeConfigsResponse,
-  type DescribeConfigsRequestDescribeConfigsResource,
-  type DescribeConfigsResponseDescribeConfigsResult,
+  type DescribeConfigsRequest,
+  type DescribeConfigsResponse,
+  ErrorCode,
 } from '../../codec/index.js';
 import type { Broker } from '../broker.js';
-import { ErrorCode } from '../errors.js';
 import { BROKER_LOGGERS, ConfigSource, describeBrokerConfigs, describeTopicConfigs, type DescribedConfig } from '../config/describe.js';
 import { parseJavaInt } from '../config/java-values.js';
 import { DEFAULT_ERROR_MESSAGE, invalidTopicNameMessage } from '../log/topic-admin.js';
 import { defineHandler } from './types.js';
 
-const TOPIC = 2;
-const BROKER = 4;
-const BROKER_LOGGER = 8;
-const CLIENT_METRICS = 16;
-const KNOWN_TYPES = new Set([TOPIC, BROKER, BROKER_LOGGER, CLIENT_METRICS]);
+const { TOPIC, BROKER, BROKER_LOGGER, CLIENT_METRICS } = ConfigResourceType;
+const KNOWN_TYPES = new Set<number>([TOPIC, BROKER, BROKER_LOGGER, CLIENT_METRICS]);
 
 export const describeConfigsHandler = defineHandler({
   apiKey: 32,
@@ -49,10 +47,10 @@ export const describeConfigsHandler = defineHandler({
 
 function describe(
   broker: Broker,
-  r: DescribeConfigsRequestDescribeConfigsResource,
+  r: DescribeConfigsRequest.Resource,
   includeSynonyms: boolean,
   includeDocumentation: boolean,
-): DescribeConfigsResponseDescribeConfigsResult {
+): DescribeConfigsResponse.Result {
   const nodeId = broker.config.nodeId;
   const invalid = (message: string) => result(r, ErrorCode.INVALID_REQUEST, message, []);
   switch (r.resourceType) {
@@ -105,11 +103,11 @@ function describe(
 }
 
 function result(
-  r: DescribeConfigsRequestDescribeConfigsResource,
+  r: DescribeConfigsRequest.Resource,
   errorCode: number,
   errorMessage: string | null,
   configs: DescribedConfig[],
-): DescribeConfigsResponseDescribeConfigsResult {
+): DescribeConfigsResponse.Result {
   return {
     errorCode,
     // Kafka 3.9 sends "" rather than null when there is no message (conformance run vs 3.9.1).

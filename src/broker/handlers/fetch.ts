@@ -15,18 +15,11 @@
 //
 // Records are the log's stored Buffers, passed to the response writer as an array: the same
 // objects, never copied (v4+). Like Kafka's file slice, the last one may be cut at the size limit.
-import type {
-  FetchResponse,
-  FetchResponseFetchableTopicResponse,
-  FetchResponseNodeEndpoint,
-  FetchResponsePartitionData,
-} from '../../codec/index.js';
+import { type FetchResponse, ErrorCode, ZERO_UUID } from '../../codec/index.js';
 import type { Broker } from '../broker.js';
-import { ErrorCode } from '../errors.js';
 import { downConvert } from '../log/down-convert.js';
 import { partitionKey, type FetchWaiter } from '../log/fetch-waiters.js';
 import { LEADER_EPOCH } from '../log/partition-log.js';
-import { ZERO_UUID } from '../log/topics.js';
 import { defineHandler, type RequestContext } from './types.js';
 
 /** Broker fetch.max.bytes default (55 MiB): caps the request's max_bytes. */
@@ -58,7 +51,7 @@ interface Params {
 }
 
 interface ReadOutcome {
-  data: FetchResponsePartitionData;
+  data: FetchResponse.PartitionData;
   /** Position of the fetch offset for DelayedFetch, or -1 after an error. */
   startPosition: number;
   /** The bytes read (stored bytes, before any down-conversion): what every size limit counts. */
@@ -107,7 +100,7 @@ export const fetchHandler = defineHandler({
     }
 
     // KafkaApis: unknown topic ids and unknown partitions are answered without reading.
-    const erroneous: Array<[PartitionRequest, FetchResponsePartitionData]> = [];
+    const erroneous: Array<[PartitionRequest, FetchResponse.PartitionData]> = [];
     const interesting: PartitionRequest[] = [];
     for (const p of requested.values()) {
       if (p.topic === null) erroneous.push([p, partitionError(p.partition, ErrorCode.UNKNOWN_TOPIC_ID)]);
@@ -153,7 +146,7 @@ function longPoll(
   params: Params,
   interesting: PartitionRequest[],
   first: ReadOutcome[],
-  erroneous: Array<[PartitionRequest, FetchResponsePartitionData]>,
+  erroneous: Array<[PartitionRequest, FetchResponse.PartitionData]>,
 ): Promise<FetchResponse> {
   const b = ctx.broker;
   const interest = new Set<string>();
@@ -263,8 +256,8 @@ function partitionData(
   highWatermark: bigint,
   logStartOffset: bigint,
   records: Buffer[],
-  abortedTransactions: FetchResponsePartitionData['abortedTransactions'],
-): FetchResponsePartitionData {
+  abortedTransactions: FetchResponse.PartitionData['abortedTransactions'],
+): FetchResponse.PartitionData {
   return {
     partitionIndex: partition,
     errorCode: 0,
@@ -290,7 +283,7 @@ function readError(p: PartitionRequest, errorCode: number): ReadOutcome {
 }
 
 /** FetchResponse.partitionResponse: for partitions KafkaApis answers without reading. */
-function partitionError(partition: number, errorCode: number): FetchResponsePartitionData {
+function partitionError(partition: number, errorCode: number): FetchResponse.PartitionData {
   const data = partitionData(partition, -1n, -1n, NO_BUFFERS, []);
   data.errorCode = errorCode;
   data.lastStableOffset = -1n;
@@ -304,14 +297,14 @@ function respond(
   ctx: RequestContext,
   params: Params,
   reads: Array<[PartitionRequest, ReadOutcome]>,
-  erroneous: Array<[PartitionRequest, FetchResponsePartitionData]>,
+  erroneous: Array<[PartitionRequest, FetchResponse.PartitionData]>,
 ): FetchResponse {
   const v = ctx.apiVersion;
-  const responses: FetchResponseFetchableTopicResponse[] = [];
-  const nodeEndpoints: FetchResponseNodeEndpoint[] = [];
-  let last: FetchResponseFetchableTopicResponse | null = null;
+  const responses: FetchResponse.FetchableTopicResponse[] = [];
+  const nodeEndpoints: FetchResponse.NodeEndpoint[] = [];
+  let last: FetchResponse.FetchableTopicResponse | null = null;
   let lastKey = '';
-  const add = (p: PartitionRequest, data: FetchResponsePartitionData) => {
+  const add = (p: PartitionRequest, data: FetchResponse.PartitionData) => {
     if (v >= 16 && (data.errorCode === ErrorCode.NOT_LEADER_OR_FOLLOWER || data.errorCode === ErrorCode.FENCED_LEADER_EPOCH)) {
       // KafkaApis: point at the current leader, which is this broker.
       const b = ctx.broker;
@@ -340,7 +333,7 @@ function respond(
  * refused below v10 (KIP-110); v0-v3 get the read down-converted, or UNSUPPORTED_VERSION when
  * the topic has message.downconversion.enable=false and the fetcher is a consumer.
  */
-function maybeConvert(ctx: RequestContext, params: Params, p: PartitionRequest, r: ReadOutcome): FetchResponsePartitionData {
+function maybeConvert(ctx: RequestContext, params: Params, p: PartitionRequest, r: ReadOutcome): FetchResponse.PartitionData {
   const topic = ctx.broker.topics.get(p.topic!);
   if (topic === undefined || p.partition >= topic.partitions.length) return r.data; // deleted while parked
   if (topic.configs.get('compression.type') === 'zstd') return conversionError(p.partition, ErrorCode.UNSUPPORTED_COMPRESSION_TYPE);
@@ -360,7 +353,7 @@ function maybeConvert(ctx: RequestContext, params: Params, p: PartitionRequest, 
  * FetchResponse.partitionResponse as maybeConvertFetchedData uses it: unlike the partitions
  * answered before reading, these go out with null records (seen against Kafka 3.9.1).
  */
-function conversionError(partition: number, errorCode: number): FetchResponsePartitionData {
+function conversionError(partition: number, errorCode: number): FetchResponse.PartitionData {
   const data = partitionError(partition, errorCode);
   data.records = null;
   return data;

@@ -3,8 +3,7 @@
 // retry and find this node. kmock has no transaction coordinator: it answers transactional ids as
 // a Kafka broker whose authorizer denies them all (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), the
 // same model InitProducerId and Produce follow, so clients fail fast and clearly.
-import type { FindCoordinatorResponseCoordinator } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { type FindCoordinatorResponse, ErrorCode } from '../../codec/index.js';
 import type { Broker } from '../broker.js';
 import { defineHandler } from './types.js';
 
@@ -56,7 +55,7 @@ export const findCoordinatorHandler = defineHandler({
         coordinators: [],
       };
     }
-    const coordinators: FindCoordinatorResponseCoordinator[] = req.coordinatorKeys.map((key) => {
+    const coordinators: FindCoordinatorResponse.Coordinator[] = req.coordinatorKeys.map((key) => {
       const error = coordinatorFor(b, req.keyType, v);
       const ok = error === ErrorCode.NONE;
       return {

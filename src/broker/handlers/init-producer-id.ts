@@ -8,9 +8,9 @@
 // transactional id: TRANSACTIONAL_ID_AUTHORIZATION_FAILED (checked before anything else, as in
 // KafkaApis), which clients report at once as a fatal error instead of retrying. Produce answers
 // transactional batches the same way, so the behaviour is that of one consistent Kafka setup.
-import { ErrorCode } from '../errors.js';
 import { producerIdsOf } from '../log/producer-ids.js';
 import { defineHandler } from './types.js';
+import { ErrorCode } from '../../codec/index.js';
 
 export const initProducerIdHandler = defineHandler({
   apiKey: 22,

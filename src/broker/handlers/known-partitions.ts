@@ -1,8 +1,8 @@
 // KafkaApis answers commits and offset deletes for unknown topics or partitions itself, with
 // UNKNOWN_TOPIC_OR_PARTITION, and passes only the known ones to the coordinator; the two sets
 // are then merged into one response (OffsetCommitResponse.Builder / OffsetDeleteResponse.Builder).
-import { ErrorCode } from '../errors.js';
 import type { Broker } from '../broker.js';
+import { ErrorCode } from '../../codec/index.js';
 
 interface TopicWithPartitions<P extends { partitionIndex: number }> {
   name: string;

@@ -11,8 +11,7 @@
 // before their version are UNSUPPORTED_VERSION; a timestamp finds the first record at or after
 // the log start offset whose timestamp is >= it, else -1/-1 with no error. A partition named twice
 // gets INVALID_REQUEST for each occurrence.
-import type { ListOffsetsResponseListOffsetsPartitionResponse, ListOffsetsResponseListOffsetsTopicResponse } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { type ListOffsetsResponse, ErrorCode } from '../../codec/index.js';
 import { LEADER_EPOCH, type PartitionLog, type TimestampAndOffset } from '../log/partition-log.js';
 import { defineHandler } from './types.js';
 
@@ -51,9 +50,9 @@ export const listOffsetsHandler = defineHandler({
       }
     }
 
-    const topics: ListOffsetsResponseListOffsetsTopicResponse[] = req.topics.map((t) => {
+    const topics: ListOffsetsResponse.TopicResponse[] = req.topics.map((t) => {
       const topic = b.topics.get(t.name);
-      const partitions = t.partitions.map((p): ListOffsetsResponseListOffsetsPartitionResponse => {
+      const partitions = t.partitions.map((p): ListOffsetsResponse.PartitionResponse => {
         const log: PartitionLog | undefined = topic?.partitions[p.partitionIndex];
         const ts = Number(p.timestamp);
         if (v === 0) {
@@ -112,11 +111,11 @@ function lookup(log: PartitionLog, ts: number): TimestampAndOffset | null {
   }
 }
 
-function v0(partitionIndex: number, errorCode: number, offsets: bigint[]): ListOffsetsResponseListOffsetsPartitionResponse {
+function v0(partitionIndex: number, errorCode: number, offsets: bigint[]): ListOffsetsResponse.PartitionResponse {
   return { partitionIndex, errorCode, oldStyleOffsets: offsets, timestamp: -1n, offset: -1n, leaderEpoch: -1 };
 }
 
 /** buildErrorResponse: also the "not found" answer (error NONE, -1/-1). */
-function failure(partitionIndex: number, errorCode: number): ListOffsetsResponseListOffsetsPartitionResponse {
+function failure(partitionIndex: number, errorCode: number): ListOffsetsResponse.PartitionResponse {
   return { partitionIndex, errorCode, oldStyleOffsets: [], timestamp: -1n, offset: -1n, leaderEpoch: -1 };
 }

@@ -3,16 +3,15 @@
 // (auto.create.topics.enable) and the request (v4+ AllowAutoTopicCreation) allow it; a KRaft
 // broker forwards the creation to the controller and answers UNKNOWN_TOPIC_OR_PARTITION meanwhile
 // (LEADER_NOT_AVAILABLE is the ZooKeeper-mode answer), so clients retry and find the topic.
-import type { MetadataResponse, MetadataResponseTopic } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
-import { checkTopicName, ZERO_UUID, type Topic } from '../log/topics.js';
+import { AclOperation, authorizedOperations, type MetadataResponse, ErrorCode, ZERO_UUID, AUTHORIZED_OPERATIONS_OMITTED } from '../../codec/index.js';
+import { checkTopicName, type Topic } from '../log/topics.js';
+import { CLUSTER_AUTHORIZED_OPERATIONS } from './describe-cluster.js';
 import { defineHandler } from './types.js';
 
-/** Kafka's "authorized operations not requested" marker. */
-const OPERATIONS_NOT_REQUESTED = -2147483648;
 /** With no authorizer Kafka grants every supported operation (AuthHelper.authorizedOperations). */
-const ALL_CLUSTER_OPERATIONS = 8096;
-const ALL_TOPIC_OPERATIONS = 3576;
+const ALL_CLUSTER_OPERATIONS = CLUSTER_AUTHORIZED_OPERATIONS;
+const { READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS } = AclOperation;
+const ALL_TOPIC_OPERATIONS = authorizedOperations([READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS]);
 
 export const metadataHandler = defineHandler({
   apiKey: 3,
@@ -39,7 +38,7 @@ export const metadataHandler = defineHandler({
       return errorResponse(req.topics!, ErrorCode.UNKNOWN_SERVER_ERROR);
     }
 
-    const topics: MetadataResponseTopic[] = [];
+    const topics: MetadataResponse.Topic[] = [];
     let names: string[];
     const ids = allTopics ? [] : unique(req.topics!.map((t) => t.topicId).filter((id) => id !== ZERO_UUID));
     if (allTopics) {
@@ -56,8 +55,8 @@ export const metadataHandler = defineHandler({
       names = unique(req.topics!.map((t) => t.name!));
     }
 
-    const existing: MetadataResponseTopic[] = [];
-    const missing: MetadataResponseTopic[] = [];
+    const existing: MetadataResponse.Topic[] = [];
+    const missing: MetadataResponse.Topic[] = [];
     const allowAutoCreate = b.config.autoCreateTopicsEnable && req.allowAutoTopicCreation && !allTopics;
     for (const name of names) {
       const t = b.topics.get(name);
@@ -84,12 +83,12 @@ export const metadataHandler = defineHandler({
       clusterId: b.config.clusterId,
       controllerId: b.config.nodeId,
       topics,
-      clusterAuthorizedOperations: v >= 8 && v <= 10 && req.includeClusterAuthorizedOperations ? ALL_CLUSTER_OPERATIONS : OPERATIONS_NOT_REQUESTED,
+      clusterAuthorizedOperations: v >= 8 && v <= 10 && req.includeClusterAuthorizedOperations ? ALL_CLUSTER_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,
     };
   },
 });
 
-export function describeTopic(t: Topic, nodeId: number): MetadataResponseTopic {
+export function describeTopic(t: Topic, nodeId: number): MetadataResponse.Topic {
   return {
     errorCode: 0,
     name: t.name,
@@ -104,18 +103,18 @@ export function describeTopic(t: Topic, nodeId: number): MetadataResponseTopic {
       isrNodes: [nodeId],
       offlineReplicas: [],
     })),
-    topicAuthorizedOperations: OPERATIONS_NOT_REQUESTED,
+    topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
   };
 }
 
-function topicError(name: string | null, errorCode: number, topicId = ZERO_UUID): MetadataResponseTopic {
+function topicError(name: string | null, errorCode: number, topicId = ZERO_UUID): MetadataResponse.Topic {
   return {
     errorCode,
     name,
     topicId,
     isInternal: name !== null && isInternalName(name),
     partitions: [],
-    topicAuthorizedOperations: OPERATIONS_NOT_REQUESTED,
+    topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
   };
 }
 
@@ -139,9 +138,9 @@ function errorResponse(requested: Array<{ name: string | null; topicId: string }
       topicId: t.topicId,
       isInternal: false,
       partitions: [],
-      topicAuthorizedOperations: OPERATIONS_NOT_REQUESTED,
+      topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
     })),
-    clusterAuthorizedOperations: OPERATIONS_NOT_REQUESTED,
+    clusterAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
   };
 }
 

@@ -1,8 +1,8 @@
 // OffsetCommit (8). Version 0 stored offsets in ZooKeeper; a KRaft broker (Kafka 3.9) answers it
 // with UNSUPPORTED_VERSION for every partition, and so does kmock.
-import { ErrorCode } from '../errors.js';
 import { mergeTopicErrors, splitByKnownPartitions } from './known-partitions.js';
 import { defineHandler } from './types.js';
+import { ErrorCode } from '../../codec/index.js';
 
 export const offsetCommitHandler = defineHandler({
   apiKey: 8,

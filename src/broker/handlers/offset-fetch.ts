@@ -1,7 +1,6 @@
 // OffsetFetch (9): v1-v7 one group in the old layout, v8+ several groups. Version 0 read
 // ZooKeeper; a KRaft broker answers it with UNSUPPORTED_VERSION per partition.
-import type { OffsetFetchResponse, OffsetFetchResponseGroup } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { type OffsetFetchResponse, ErrorCode } from '../../codec/index.js';
 import { defineHandler } from './types.js';
 
 export const offsetFetchHandler = defineHandler({
@@ -12,7 +11,7 @@ export const offsetFetchHandler = defineHandler({
     const v = ctx.apiVersion;
     const groups = ctx.broker.groups;
     if (v >= 8) {
-      const out: OffsetFetchResponseGroup[] = req.groups.map((g) =>
+      const out: OffsetFetchResponse.Group[] = req.groups.map((g) =>
         groups.offsetFetch({ groupId: g.groupId, topics: g.topics, requireStable: req.requireStable }),
       );
       return { throttleTimeMs: 0, topics: [], errorCode: 0, groups: out };

@@ -1,8 +1,7 @@
 // SaslAuthenticate (36), v0-2. On a PLAINTEXT listener Kafka 3.9 answers it in
 // KafkaApis.handleSaslAuthenticateRequest: ILLEGAL_SASL_STATE with the message below, no auth
 // bytes, session lifetime 0, and the connection stays open.
-import { createSaslAuthenticateResponse } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { createSaslAuthenticateResponse, ErrorCode } from '../../codec/index.js';
 import { defineHandler } from './types.js';
 
 export const saslAuthenticateHandler = defineHandler({

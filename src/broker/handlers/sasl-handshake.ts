@@ -2,8 +2,7 @@
 // channel has no SASL authenticator, so the request reaches KafkaApis.handleSaslHandshakeRequest,
 // which always answers ILLEGAL_SASL_STATE with no mechanisms and keeps the connection open; the
 // API is advertised in ApiVersions like on any Kafka listener.
-import { createSaslHandshakeResponse } from '../../codec/index.js';
-import { ErrorCode } from '../errors.js';
+import { createSaslHandshakeResponse, ErrorCode } from '../../codec/index.js';
 import { defineHandler } from './types.js';
 
 export const saslHandshakeHandler = defineHandler({

@@ -12,7 +12,6 @@
 // Beside the buffers the log keeps, per batch, its base and last offsets, max timestamp and byte
 // position in parallel number arrays, so reads find the batch holding an offset by binary search.
 // Offsets are JavaScript numbers (exact up to 2^53); they become int64 bigints at the wire.
-import { ErrorCode } from '../errors.js';
 import {
   ATTRIBUTES_OFFSET,
   BATCH_LENGTH_OFFSET,
@@ -33,6 +32,7 @@ import { DEFAULT_LOG_CONFIG, type LogConfig } from './log-config.js';
 import { firstOffsetOf, incrementSequence, ProducerStateManager } from './producer-state.js';
 import { planMessageSetAppend } from './up-convert.js';
 import { recompressBatch } from './recompress.js';
+import { ErrorCode } from '../../codec/index.js';
 
 // The log's config moved to log-config.ts; these re-exports keep the callers that import them
 // from here (handlers/delete-records.ts, bench/broker/produce-diff.ts) working.

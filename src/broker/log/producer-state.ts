@@ -7,7 +7,7 @@
 // - a sequence that does not follow the last one is refused with OUT_OF_ORDER_SEQUENCE_NUMBER.
 // Kafka 3.9 never sends UNKNOWN_PRODUCER_ID from the log: a producer id it has no state for (new,
 // or expired) is accepted at any sequence (ProducerAppendInfo.checkSequence), and so is it here.
-import { ErrorCode } from '../errors.js';
+import { ErrorCode } from '../../codec/index.js';
 
 /** RecordBatch.NO_PRODUCER_EPOCH / NO_SEQUENCE. */
 export const NO_PRODUCER_EPOCH = -1;

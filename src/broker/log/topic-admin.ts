@@ -18,8 +18,8 @@
 import type { Broker } from '../broker.js';
 import { effectiveTopicConfigs, type EffectiveTopicConfig } from '../config/describe.js';
 import { normalizedTopicValue, topicConfigKey, validateTopicConfigs } from '../config/topic-configs.js';
-import { ErrorCode } from '../errors.js';
-import { randomUuid, ZERO_UUID, type Topic } from './topics.js';
+import { randomUuid, type Topic } from './topics.js';
+import { ErrorCode, ZERO_UUID } from '../../codec/index.js';
 
 // ---- errors -------------------------------------------------------------------------------------
 

@@ -1,11 +1,10 @@
 // Topics and their partitions, in memory. Names follow Kafka's rules (legal characters, length,
 // reserved names); ids are random Kafka Uuids, shown as base64url like Kafka's tools show them.
 import { randomBytes } from 'node:crypto';
-import { ErrorCode } from '../errors.js';
 import { TopicConfigMap } from './log-config.js';
 import { PartitionLog } from './partition-log.js';
+import { ErrorCode, ZERO_UUID } from '../../codec/index.js';
 
-export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const MAX_NAME_LENGTH = 249;
 const LEGAL_NAME = /^[a-zA-Z0-9._-]+$/;
 

@@ -21,13 +21,13 @@
 //
 // Produce responses below v8 carry neither record errors nor error messages, so only error codes
 // and offsets reach clients; the reasons are kept for kmock's log.
-import { ErrorCode } from '../errors.js';
 import { decompress } from '../../codec/records/compression.js';
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, LOG_OVERHEAD, MESSAGE_OVERHEAD_V0, compressionName } from '../../codec/records/constants.js';
 import { encodeBatch } from '../../codec/records/batch.js';
 import { readLegacyRecord, type LegacyRecordView } from '../../codec/records/legacy.js';
 import { analyzeBatch, nextEntry, processRecordErrors, reportsUnknownLogStart, type RecordError, type RecordFailure } from '../../codec/records/validate.js';
 import type { LogConfig } from './log-config.js';
+import { ErrorCode } from '../../codec/index.js';
 
 const MIN_ENTRY_SIZE = MESSAGE_OVERHEAD_V0;
 

@@ -6,52 +6,114 @@ export interface ApiVersionsResponse {
   /** Top-level error code, 0 on success. Versions 0-4. */
   errorCode: number;
   /** Every API the broker supports, with its version range. Versions 0-4. */
-  apiKeys: ApiVersionsResponseApiVersion[];
+  apiKeys: ApiVersionsResponse.ApiVersion[];
   /** Milliseconds the request was throttled for because of a quota, or 0. Versions 1-4, ignorable. */
   throttleTimeMs: number;
   /** Features this broker supports; before v4, entries with min version 0 are left out. Versions 3-4, tag 0 in 3+, ignorable. */
-  supportedFeatures: ApiVersionsResponseSupportedFeatureKey[];
+  supportedFeatures: ApiVersionsResponse.SupportedFeatureKey[];
   /** Epoch of the finalized feature set; -1 when unknown. Versions 3-4, tag 1 in 3+, default -1, ignorable. */
   finalizedFeaturesEpoch: bigint;
   /** Cluster-wide finalized features, meaningful only when the epoch is >= 0. Versions 3-4, tag 2 in 3+, ignorable. */
-  finalizedFeatures: ApiVersionsResponseFinalizedFeatureKey[];
+  finalizedFeatures: ApiVersionsResponse.FinalizedFeatureKey[];
   /** True when a KRaft controller has the configuration needed for a ZooKeeper migration. Versions 3-4, tag 3 in 3+, default false, ignorable. */
   zkMigrationReady: boolean;
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface ApiVersionsResponseApiVersion {
-  /** API key. Versions 0-4. */
-  apiKey: number;
-  /** Lowest supported version (inclusive). Versions 0-4. */
-  minVersion: number;
-  /** Highest supported version (inclusive). Versions 0-4. */
-  maxVersion: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace ApiVersionsResponse {
+  export interface ApiVersion {
+    /** API key. Versions 0-4. */
+    apiKey: number;
+    /** Lowest supported version (inclusive). Versions 0-4. */
+    minVersion: number;
+    /** Highest supported version (inclusive). Versions 0-4. */
+    maxVersion: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface ApiVersionsResponseSupportedFeatureKey {
-  /** Feature name. Versions 3-4. */
-  name: string;
-  /** Lowest supported feature version. Versions 3-4. */
-  minVersion: number;
-  /** Highest supported feature version. Versions 3-4. */
-  maxVersion: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  export interface SupportedFeatureKey {
+    /** Feature name. Versions 3-4. */
+    name: string;
+    /** Lowest supported feature version. Versions 3-4. */
+    minVersion: number;
+    /** Highest supported feature version. Versions 3-4. */
+    maxVersion: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface ApiVersionsResponseFinalizedFeatureKey {
-  /** Feature name. Versions 3-4. */
-  name: string;
-  /** Finalized maximum version level. Versions 3-4. */
-  maxVersionLevel: number;
-  /** Finalized minimum version level. Versions 3-4. */
-  minVersionLevel: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  export interface FinalizedFeatureKey {
+    /** Feature name. Versions 3-4. */
+    name: string;
+    /** Finalized maximum version level. Versions 3-4. */
+    maxVersionLevel: number;
+    /** Finalized minimum version level. Versions 3-4. */
+    minVersionLevel: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A ApiVersionsResponse.ApiVersion with every field at its default, overridden by `init`. */
+  export function createApiVersion(init?: Partial<ApiVersionsResponse.ApiVersion>): ApiVersionsResponse.ApiVersion {
+    const m: ApiVersionsResponse.ApiVersion = {
+      apiKey: 0,
+      minVersion: 0,
+      maxVersion: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A ApiVersionsResponse.SupportedFeatureKey with every field at its default, overridden by `init`. */
+  export function createSupportedFeatureKey(init?: Partial<ApiVersionsResponse.SupportedFeatureKey>): ApiVersionsResponse.SupportedFeatureKey {
+    const m: ApiVersionsResponse.SupportedFeatureKey = {
+      name: "",
+      minVersion: 0,
+      maxVersion: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A ApiVersionsResponse.FinalizedFeatureKey with every field at its default, overridden by `init`. */
+  export function createFinalizedFeatureKey(init?: Partial<ApiVersionsResponse.FinalizedFeatureKey>): ApiVersionsResponse.FinalizedFeatureKey {
+    const m: ApiVersionsResponse.FinalizedFeatureKey = {
+      name: "",
+      maxVersionLevel: 0,
+      minVersionLevel: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const FinalizedFeatureKeySchema: StructSchema = {
+    name: "ApiVersionsResponse.FinalizedFeatureKey",
+    create: createFinalizedFeatureKey,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
+      { name: "maxVersionLevel", specName: "MaxVersionLevel", type: "int16", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
+      { name: "minVersionLevel", specName: "MinVersionLevel", type: "int16", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const SupportedFeatureKeySchema: StructSchema = {
+    name: "ApiVersionsResponse.SupportedFeatureKey",
+    create: createSupportedFeatureKey,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
+      { name: "minVersion", specName: "MinVersion", type: "int16", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
+      { name: "maxVersion", specName: "MaxVersion", type: "int16", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const ApiVersionSchema: StructSchema = {
+    name: "ApiVersionsResponse.ApiVersion",
+    create: createApiVersion,
+    fields: [
+      { name: "apiKey", specName: "ApiKey", type: "int16", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
+      { name: "minVersion", specName: "MinVersion", type: "int16", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
+      { name: "maxVersion", specName: "MaxVersion", type: "int16", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A ApiVersionsResponse with every field at its default, overridden by `init`. */
@@ -68,73 +130,43 @@ export function createApiVersionsResponse(init?: Partial<ApiVersionsResponse>): 
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A ApiVersionsResponseApiVersion with every field at its default, overridden by `init`. */
-export function createApiVersionsResponseApiVersion(init?: Partial<ApiVersionsResponseApiVersion>): ApiVersionsResponseApiVersion {
-  const m: ApiVersionsResponseApiVersion = {
-    apiKey: 0,
-    minVersion: 0,
-    maxVersion: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A ApiVersionsResponseSupportedFeatureKey with every field at its default, overridden by `init`. */
-export function createApiVersionsResponseSupportedFeatureKey(init?: Partial<ApiVersionsResponseSupportedFeatureKey>): ApiVersionsResponseSupportedFeatureKey {
-  const m: ApiVersionsResponseSupportedFeatureKey = {
-    name: "",
-    minVersion: 0,
-    maxVersion: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A ApiVersionsResponseFinalizedFeatureKey with every field at its default, overridden by `init`. */
-export function createApiVersionsResponseFinalizedFeatureKey(init?: Partial<ApiVersionsResponseFinalizedFeatureKey>): ApiVersionsResponseFinalizedFeatureKey {
-  const m: ApiVersionsResponseFinalizedFeatureKey = {
-    name: "",
-    maxVersionLevel: 0,
-    minVersionLevel: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readApiVersionsResponse_apiKeys(r: Reader, v: number): ApiVersionsResponseApiVersion[] {
+function _readApiVersionsResponse_apiKeys(r: Reader, v: number): ApiVersionsResponse.ApiVersion[] {
   const n = v < 3 ? r.arrayLength(6) : r.compactArrayLength(7);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ApiVersionsResponseApiVersion[] = [];
-  for (let i = 0; i < n; i++) a.push(_readApiVersionsResponseApiVersion(r, v));
+  const a: ApiVersionsResponse.ApiVersion[] = [];
+  for (let i = 0; i < n; i++) a.push(_readApiVersion(r, v));
   return a;
 }
 
-function _readApiVersionsResponse_supportedFeatures(r: Reader, v: number): ApiVersionsResponseSupportedFeatureKey[] {
+function _readApiVersionsResponse_supportedFeatures(r: Reader, v: number): ApiVersionsResponse.SupportedFeatureKey[] {
   const n = r.compactArrayLength(6);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ApiVersionsResponseSupportedFeatureKey[] = [];
-  for (let i = 0; i < n; i++) a.push(_readApiVersionsResponseSupportedFeatureKey(r, v));
+  const a: ApiVersionsResponse.SupportedFeatureKey[] = [];
+  for (let i = 0; i < n; i++) a.push(_readSupportedFeatureKey(r, v));
   return a;
 }
 
-function _readApiVersionsResponse_finalizedFeatures(r: Reader, v: number): ApiVersionsResponseFinalizedFeatureKey[] {
+function _readApiVersionsResponse_finalizedFeatures(r: Reader, v: number): ApiVersionsResponse.FinalizedFeatureKey[] {
   const n = r.compactArrayLength(6);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ApiVersionsResponseFinalizedFeatureKey[] = [];
-  for (let i = 0; i < n; i++) a.push(_readApiVersionsResponseFinalizedFeatureKey(r, v));
+  const a: ApiVersionsResponse.FinalizedFeatureKey[] = [];
+  for (let i = 0; i < n; i++) a.push(_readFinalizedFeatureKey(r, v));
   return a;
 }
 
 function _readApiVersionsResponse(r: Reader, v: number): ApiVersionsResponse {
   const _errorCode: number = r.int16();
-  const _apiKeys: ApiVersionsResponseApiVersion[] = _readApiVersionsResponse_apiKeys(r, v);
+  const _apiKeys: ApiVersionsResponse.ApiVersion[] = _readApiVersionsResponse_apiKeys(r, v);
   const _throttleTimeMs: number = v < 1 ? 0 : r.int32();
-  let _supportedFeatures: ApiVersionsResponseSupportedFeatureKey[] = [];
+  let _supportedFeatures: ApiVersionsResponse.SupportedFeatureKey[] = [];
   let _finalizedFeaturesEpoch: bigint = -1n;
-  let _finalizedFeatures: ApiVersionsResponseFinalizedFeatureKey[] = [];
+  let _finalizedFeatures: ApiVersionsResponse.FinalizedFeatureKey[] = [];
   let _zkMigrationReady: boolean = false;
   let _unknown: TaggedField[] | undefined;
   if (v >= 3) {
@@ -177,7 +209,7 @@ function _readApiVersionsResponse(r: Reader, v: number): ApiVersionsResponse {
   return m;
 }
 
-function _readApiVersionsResponseApiVersion(r: Reader, v: number): ApiVersionsResponseApiVersion {
+function _readApiVersion(r: Reader, v: number): ApiVersionsResponse.ApiVersion {
   const _apiKey: number = r.int16();
   const _minVersion: number = r.int16();
   const _maxVersion: number = r.int16();
@@ -190,12 +222,12 @@ function _readApiVersionsResponseApiVersion(r: Reader, v: number): ApiVersionsRe
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: ApiVersionsResponseApiVersion = { apiKey: _apiKey, minVersion: _minVersion, maxVersion: _maxVersion };
+  const m: ApiVersionsResponse.ApiVersion = { apiKey: _apiKey, minVersion: _minVersion, maxVersion: _maxVersion };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readApiVersionsResponseSupportedFeatureKey(r: Reader, v: number): ApiVersionsResponseSupportedFeatureKey {
+function _readSupportedFeatureKey(r: Reader, v: number): ApiVersionsResponse.SupportedFeatureKey {
   const _name: string = r.compactString();
   const _minVersion: number = r.int16();
   const _maxVersion: number = r.int16();
@@ -206,12 +238,12 @@ function _readApiVersionsResponseSupportedFeatureKey(r: Reader, v: number): ApiV
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: ApiVersionsResponseSupportedFeatureKey = { name: _name, minVersion: _minVersion, maxVersion: _maxVersion };
+  const m: ApiVersionsResponse.SupportedFeatureKey = { name: _name, minVersion: _minVersion, maxVersion: _maxVersion };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readApiVersionsResponseFinalizedFeatureKey(r: Reader, v: number): ApiVersionsResponseFinalizedFeatureKey {
+function _readFinalizedFeatureKey(r: Reader, v: number): ApiVersionsResponse.FinalizedFeatureKey {
   const _name: string = r.compactString();
   const _maxVersionLevel: number = r.int16();
   const _minVersionLevel: number = r.int16();
@@ -222,29 +254,29 @@ function _readApiVersionsResponseFinalizedFeatureKey(r: Reader, v: number): ApiV
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: ApiVersionsResponseFinalizedFeatureKey = { name: _name, maxVersionLevel: _maxVersionLevel, minVersionLevel: _minVersionLevel };
+  const m: ApiVersionsResponse.FinalizedFeatureKey = { name: _name, maxVersionLevel: _maxVersionLevel, minVersionLevel: _minVersionLevel };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeApiVersionsResponse_apiKeys(a: ApiVersionsResponseApiVersion[] | null, v: number): number {
+function _sizeApiVersionsResponse_apiKeys(a: ApiVersionsResponse.ApiVersion[] | null, v: number): number {
   if (a === null) return v < 3 ? 4 : 1;
   let n = v < 3 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeApiVersionsResponseApiVersion(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeApiVersion(a[i], v);
   return n;
 }
 
-function _sizeApiVersionsResponse_supportedFeatures(a: ApiVersionsResponseSupportedFeatureKey[] | null, v: number): number {
+function _sizeApiVersionsResponse_supportedFeatures(a: ApiVersionsResponse.SupportedFeatureKey[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeApiVersionsResponseSupportedFeatureKey(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeSupportedFeatureKey(a[i], v);
   return n;
 }
 
-function _sizeApiVersionsResponse_finalizedFeatures(a: ApiVersionsResponseFinalizedFeatureKey[] | null, v: number): number {
+function _sizeApiVersionsResponse_finalizedFeatures(a: ApiVersionsResponse.FinalizedFeatureKey[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeApiVersionsResponseFinalizedFeatureKey(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeFinalizedFeatureKey(a[i], v);
   return n;
 }
 
@@ -288,7 +320,7 @@ function _sizeApiVersionsResponse(m: ApiVersionsResponse, v: number): number {
   return n;
 }
 
-function _sizeApiVersionsResponseApiVersion(m: ApiVersionsResponseApiVersion, v: number): number {
+function _sizeApiVersion(m: ApiVersionsResponse.ApiVersion, v: number): number {
   let n = 0;
   if (((m.apiKey << 16) >> 16) !== m.apiKey) throw badInteger("ApiKey", 'int16', m.apiKey);
   n += 2;
@@ -304,7 +336,7 @@ function _sizeApiVersionsResponseApiVersion(m: ApiVersionsResponseApiVersion, v:
   return n;
 }
 
-function _sizeApiVersionsResponseSupportedFeatureKey(m: ApiVersionsResponseSupportedFeatureKey, v: number): number {
+function _sizeSupportedFeatureKey(m: ApiVersionsResponse.SupportedFeatureKey, v: number): number {
   let n = 0;
   n += sizeOfCompactString(m.name);
   if (((m.minVersion << 16) >> 16) !== m.minVersion) throw badInteger("MinVersion", 'int16', m.minVersion);
@@ -316,7 +348,7 @@ function _sizeApiVersionsResponseSupportedFeatureKey(m: ApiVersionsResponseSuppo
   return n;
 }
 
-function _sizeApiVersionsResponseFinalizedFeatureKey(m: ApiVersionsResponseFinalizedFeatureKey, v: number): number {
+function _sizeFinalizedFeatureKey(m: ApiVersionsResponse.FinalizedFeatureKey, v: number): number {
   let n = 0;
   n += sizeOfCompactString(m.name);
   if (((m.maxVersionLevel << 16) >> 16) !== m.maxVersionLevel) throw badInteger("MaxVersionLevel", 'int16', m.maxVersionLevel);
@@ -328,7 +360,7 @@ function _sizeApiVersionsResponseFinalizedFeatureKey(m: ApiVersionsResponseFinal
   return n;
 }
 
-function _writeApiVersionsResponse_apiKeys(w: Writer, a: ApiVersionsResponseApiVersion[] | null, v: number): void {
+function _writeApiVersionsResponse_apiKeys(w: Writer, a: ApiVersionsResponse.ApiVersion[] | null, v: number): void {
   if (a === null) {
     if (v < 3) {
       w.int32(-1);
@@ -342,25 +374,25 @@ function _writeApiVersionsResponse_apiKeys(w: Writer, a: ApiVersionsResponseApiV
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeApiVersionsResponseApiVersion(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeApiVersion(w, a[i], v);
 }
 
-function _writeApiVersionsResponse_supportedFeatures(w: Writer, a: ApiVersionsResponseSupportedFeatureKey[] | null, v: number): void {
+function _writeApiVersionsResponse_supportedFeatures(w: Writer, a: ApiVersionsResponse.SupportedFeatureKey[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeApiVersionsResponseSupportedFeatureKey(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeSupportedFeatureKey(w, a[i], v);
 }
 
-function _writeApiVersionsResponse_finalizedFeatures(w: Writer, a: ApiVersionsResponseFinalizedFeatureKey[] | null, v: number): void {
+function _writeApiVersionsResponse_finalizedFeatures(w: Writer, a: ApiVersionsResponse.FinalizedFeatureKey[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeApiVersionsResponseFinalizedFeatureKey(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeFinalizedFeatureKey(w, a[i], v);
 }
 
 function _writeApiVersionsResponse(w: Writer, m: ApiVersionsResponse, v: number): void {
@@ -405,7 +437,7 @@ function _writeApiVersionsResponse(w: Writer, m: ApiVersionsResponse, v: number)
   }
 }
 
-function _writeApiVersionsResponseApiVersion(w: Writer, m: ApiVersionsResponseApiVersion, v: number): void {
+function _writeApiVersion(w: Writer, m: ApiVersionsResponse.ApiVersion, v: number): void {
   w.int16(m.apiKey);
   w.int16(m.minVersion);
   w.int16(m.maxVersion);
@@ -416,7 +448,7 @@ function _writeApiVersionsResponseApiVersion(w: Writer, m: ApiVersionsResponseAp
   }
 }
 
-function _writeApiVersionsResponseSupportedFeatureKey(w: Writer, m: ApiVersionsResponseSupportedFeatureKey, v: number): void {
+function _writeSupportedFeatureKey(w: Writer, m: ApiVersionsResponse.SupportedFeatureKey, v: number): void {
   w.compactString(m.name);
   w.int16(m.minVersion);
   w.int16(m.maxVersion);
@@ -425,7 +457,7 @@ function _writeApiVersionsResponseSupportedFeatureKey(w: Writer, m: ApiVersionsR
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-function _writeApiVersionsResponseFinalizedFeatureKey(w: Writer, m: ApiVersionsResponseFinalizedFeatureKey, v: number): void {
+function _writeFinalizedFeatureKey(w: Writer, m: ApiVersionsResponse.FinalizedFeatureKey, v: number): void {
   w.compactString(m.name);
   w.int16(m.maxVersionLevel);
   w.int16(m.minVersionLevel);
@@ -434,46 +466,16 @@ function _writeApiVersionsResponseFinalizedFeatureKey(w: Writer, m: ApiVersionsR
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-export const ApiVersionsResponseFinalizedFeatureKeySchema: StructSchema = {
-  name: "ApiVersionsResponseFinalizedFeatureKey",
-  create: createApiVersionsResponseFinalizedFeatureKey,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
-    { name: "maxVersionLevel", specName: "MaxVersionLevel", type: "int16", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
-    { name: "minVersionLevel", specName: "MinVersionLevel", type: "int16", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const ApiVersionsResponseSupportedFeatureKeySchema: StructSchema = {
-  name: "ApiVersionsResponseSupportedFeatureKey",
-  create: createApiVersionsResponseSupportedFeatureKey,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
-    { name: "minVersion", specName: "MinVersion", type: "int16", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
-    { name: "maxVersion", specName: "MaxVersion", type: "int16", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const ApiVersionsResponseApiVersionSchema: StructSchema = {
-  name: "ApiVersionsResponseApiVersion",
-  create: createApiVersionsResponseApiVersion,
-  fields: [
-    { name: "apiKey", specName: "ApiKey", type: "int16", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "minVersion", specName: "MinVersion", type: "int16", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "maxVersion", specName: "MaxVersion", type: "int16", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
 export const ApiVersionsResponseSchema: StructSchema = {
   name: "ApiVersionsResponse",
   create: createApiVersionsResponse,
   fields: [
     { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "apiKeys", specName: "ApiKeys", type: "struct", array: true, versions: [0, 4], nullableVersions: null, taggedVersions: null, struct: ApiVersionsResponseApiVersionSchema },
+    { name: "apiKeys", specName: "ApiKeys", type: "struct", array: true, versions: [0, 4], nullableVersions: null, taggedVersions: null, struct: ApiVersionsResponse.ApiVersionSchema },
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [1, 4], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "supportedFeatures", specName: "SupportedFeatures", type: "struct", array: true, versions: [3, 4], nullableVersions: null, taggedVersions: [3, 32767], tag: 0, ignorable: true, struct: ApiVersionsResponseSupportedFeatureKeySchema },
+    { name: "supportedFeatures", specName: "SupportedFeatures", type: "struct", array: true, versions: [3, 4], nullableVersions: null, taggedVersions: [3, 32767], tag: 0, ignorable: true, struct: ApiVersionsResponse.SupportedFeatureKeySchema },
     { name: "finalizedFeaturesEpoch", specName: "FinalizedFeaturesEpoch", type: "int64", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: [3, 32767], tag: 1, ignorable: true },
-    { name: "finalizedFeatures", specName: "FinalizedFeatures", type: "struct", array: true, versions: [3, 4], nullableVersions: null, taggedVersions: [3, 32767], tag: 2, ignorable: true, struct: ApiVersionsResponseFinalizedFeatureKeySchema },
+    { name: "finalizedFeatures", specName: "FinalizedFeatures", type: "struct", array: true, versions: [3, 4], nullableVersions: null, taggedVersions: [3, 32767], tag: 2, ignorable: true, struct: ApiVersionsResponse.FinalizedFeatureKeySchema },
     { name: "zkMigrationReady", specName: "ZkMigrationReady", type: "bool", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: [3, 32767], tag: 3, ignorable: true },
   ],
 };

@@ -4,16 +4,36 @@
 import { DecodeError, MessageCodec, Reader, SizeTally, StructSchema, UnsupportedVersionError, Writer, badInteger, locateDecodeError, sizeOfBytes, sizeOfString } from '../primitives/index.js';
 export interface ConsumerProtocolAssignment {
   /** Partitions assigned to the member. Versions 0-3. */
-  assignedPartitions: ConsumerProtocolAssignmentTopicPartition[];
+  assignedPartitions: ConsumerProtocolAssignment.TopicPartition[];
   /** Opaque assignor-specific data, or null. Versions 0-3, nullable 0+, default null. */
   userData: Buffer | null;
 }
 
-export interface ConsumerProtocolAssignmentTopicPartition {
-  /** Topic name. Versions 0-3. */
-  topic: string;
-  /** Assigned partition numbers. Versions 0-3. */
-  partitions: number[];
+export namespace ConsumerProtocolAssignment {
+  export interface TopicPartition {
+    /** Topic name. Versions 0-3. */
+    topic: string;
+    /** Assigned partition numbers. Versions 0-3. */
+    partitions: number[];
+  }
+
+  /** A ConsumerProtocolAssignment.TopicPartition with every field at its default, overridden by `init`. */
+  export function createTopicPartition(init?: Partial<ConsumerProtocolAssignment.TopicPartition>): ConsumerProtocolAssignment.TopicPartition {
+    const m: ConsumerProtocolAssignment.TopicPartition = {
+      topic: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const TopicPartitionSchema: StructSchema = {
+    name: "ConsumerProtocolAssignment.TopicPartition",
+    create: createTopicPartition,
+    fields: [
+      { name: "topic", specName: "Topic", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "int32", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A ConsumerProtocolAssignment with every field at its default, overridden by `init`. */
@@ -25,33 +45,24 @@ export function createConsumerProtocolAssignment(init?: Partial<ConsumerProtocol
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A ConsumerProtocolAssignmentTopicPartition with every field at its default, overridden by `init`. */
-export function createConsumerProtocolAssignmentTopicPartition(init?: Partial<ConsumerProtocolAssignmentTopicPartition>): ConsumerProtocolAssignmentTopicPartition {
-  const m: ConsumerProtocolAssignmentTopicPartition = {
-    topic: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readConsumerProtocolAssignment_assignedPartitions(r: Reader, v: number): ConsumerProtocolAssignmentTopicPartition[] {
+function _readConsumerProtocolAssignment_assignedPartitions(r: Reader, v: number): ConsumerProtocolAssignment.TopicPartition[] {
   const n = r.arrayLength(6);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ConsumerProtocolAssignmentTopicPartition[] = [];
-  for (let i = 0; i < n; i++) a.push(_readConsumerProtocolAssignmentTopicPartition(r, v));
+  const a: ConsumerProtocolAssignment.TopicPartition[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopicPartition(r, v));
   return a;
 }
 
 function _readConsumerProtocolAssignment(r: Reader, v: number): ConsumerProtocolAssignment {
-  const _assignedPartitions: ConsumerProtocolAssignmentTopicPartition[] = _readConsumerProtocolAssignment_assignedPartitions(r, v);
+  const _assignedPartitions: ConsumerProtocolAssignment.TopicPartition[] = _readConsumerProtocolAssignment_assignedPartitions(r, v);
   const _userData: Buffer | null = r.nullableBytes();
   const m: ConsumerProtocolAssignment = { assignedPartitions: _assignedPartitions, userData: _userData };
   return m;
 }
 
-function _readConsumerProtocolAssignmentTopicPartition_partitions(r: Reader, v: number): number[] {
+function _readTopicPartition_partitions(r: Reader, v: number): number[] {
   const n = r.arrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
@@ -61,17 +72,17 @@ function _readConsumerProtocolAssignmentTopicPartition_partitions(r: Reader, v: 
   return a;
 }
 
-function _readConsumerProtocolAssignmentTopicPartition(r: Reader, v: number): ConsumerProtocolAssignmentTopicPartition {
+function _readTopicPartition(r: Reader, v: number): ConsumerProtocolAssignment.TopicPartition {
   const _topic: string = r.string();
-  const _partitions: number[] = _readConsumerProtocolAssignmentTopicPartition_partitions(r, v);
-  const m: ConsumerProtocolAssignmentTopicPartition = { topic: _topic, partitions: _partitions };
+  const _partitions: number[] = _readTopicPartition_partitions(r, v);
+  const m: ConsumerProtocolAssignment.TopicPartition = { topic: _topic, partitions: _partitions };
   return m;
 }
 
-function _sizeConsumerProtocolAssignment_assignedPartitions(a: ConsumerProtocolAssignmentTopicPartition[] | null, v: number): number {
+function _sizeConsumerProtocolAssignment_assignedPartitions(a: ConsumerProtocolAssignment.TopicPartition[] | null, v: number): number {
   if (a === null) return 4;
   let n = 4;
-  for (let i = 0; i < a.length; i++) n += _sizeConsumerProtocolAssignmentTopicPartition(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopicPartition(a[i], v);
   return n;
 }
 
@@ -82,7 +93,7 @@ function _sizeConsumerProtocolAssignment(m: ConsumerProtocolAssignment, v: numbe
   return n;
 }
 
-function _sizeConsumerProtocolAssignmentTopicPartition_partitions(a: number[] | null, v: number): number {
+function _sizeTopicPartition_partitions(a: number[] | null, v: number): number {
   if (a === null) return 4;
   let n = 4;
   for (let i = 0; i < a.length; i++) if ((a[i] | 0) !== a[i]) throw badInteger("Partitions", 'int32', a[i]);
@@ -90,20 +101,20 @@ function _sizeConsumerProtocolAssignmentTopicPartition_partitions(a: number[] | 
   return n;
 }
 
-function _sizeConsumerProtocolAssignmentTopicPartition(m: ConsumerProtocolAssignmentTopicPartition, v: number): number {
+function _sizeTopicPartition(m: ConsumerProtocolAssignment.TopicPartition, v: number): number {
   let n = 0;
   n += sizeOfString(m.topic);
-  n += _sizeConsumerProtocolAssignmentTopicPartition_partitions(m.partitions, v);
+  n += _sizeTopicPartition_partitions(m.partitions, v);
   return n;
 }
 
-function _writeConsumerProtocolAssignment_assignedPartitions(w: Writer, a: ConsumerProtocolAssignmentTopicPartition[] | null, v: number): void {
+function _writeConsumerProtocolAssignment_assignedPartitions(w: Writer, a: ConsumerProtocolAssignment.TopicPartition[] | null, v: number): void {
   if (a === null) {
     w.int32(-1);
     return;
   }
   w.int32(a.length);
-  for (let i = 0; i < a.length; i++) _writeConsumerProtocolAssignmentTopicPartition(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopicPartition(w, a[i], v);
 }
 
 function _writeConsumerProtocolAssignment(w: Writer, m: ConsumerProtocolAssignment, v: number): void {
@@ -111,7 +122,7 @@ function _writeConsumerProtocolAssignment(w: Writer, m: ConsumerProtocolAssignme
   w.bytes(m.userData);
 }
 
-function _writeConsumerProtocolAssignmentTopicPartition_partitions(w: Writer, a: number[] | null, v: number): void {
+function _writeTopicPartition_partitions(w: Writer, a: number[] | null, v: number): void {
   if (a === null) {
     w.int32(-1);
     return;
@@ -122,25 +133,16 @@ function _writeConsumerProtocolAssignmentTopicPartition_partitions(w: Writer, a:
   }
 }
 
-function _writeConsumerProtocolAssignmentTopicPartition(w: Writer, m: ConsumerProtocolAssignmentTopicPartition, v: number): void {
+function _writeTopicPartition(w: Writer, m: ConsumerProtocolAssignment.TopicPartition, v: number): void {
   w.string(m.topic);
-  _writeConsumerProtocolAssignmentTopicPartition_partitions(w, m.partitions, v);
+  _writeTopicPartition_partitions(w, m.partitions, v);
 }
-
-export const ConsumerProtocolAssignmentTopicPartitionSchema: StructSchema = {
-  name: "ConsumerProtocolAssignmentTopicPartition",
-  create: createConsumerProtocolAssignmentTopicPartition,
-  fields: [
-    { name: "topic", specName: "Topic", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "int32", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-  ],
-};
 
 export const ConsumerProtocolAssignmentSchema: StructSchema = {
   name: "ConsumerProtocolAssignment",
   create: createConsumerProtocolAssignment,
   fields: [
-    { name: "assignedPartitions", specName: "AssignedPartitions", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: ConsumerProtocolAssignmentTopicPartitionSchema },
+    { name: "assignedPartitions", specName: "AssignedPartitions", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: ConsumerProtocolAssignment.TopicPartitionSchema },
     { name: "userData", specName: "UserData", type: "bytes", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
   ],
 };

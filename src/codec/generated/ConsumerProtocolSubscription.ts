@@ -8,18 +8,38 @@ export interface ConsumerProtocolSubscription {
   /** Opaque assignor-specific data, or null. Versions 0-3, nullable 0+, default null. */
   userData: Buffer | null;
   /** Partitions the member currently owns. Versions 1-3, ignorable. */
-  ownedPartitions: ConsumerProtocolSubscriptionTopicPartition[];
+  ownedPartitions: ConsumerProtocolSubscription.TopicPartition[];
   /** Generation in which the owned partitions were assigned, or -1. Versions 2-3, default -1, ignorable. */
   generationId: number;
   /** Rack of the member, or null. Versions 3, nullable 3+, default null, ignorable. */
   rackId: string | null;
 }
 
-export interface ConsumerProtocolSubscriptionTopicPartition {
-  /** Topic name. Versions 1-3. */
-  topic: string;
-  /** Owned partition numbers. Versions 1-3. */
-  partitions: number[];
+export namespace ConsumerProtocolSubscription {
+  export interface TopicPartition {
+    /** Topic name. Versions 1-3. */
+    topic: string;
+    /** Owned partition numbers. Versions 1-3. */
+    partitions: number[];
+  }
+
+  /** A ConsumerProtocolSubscription.TopicPartition with every field at its default, overridden by `init`. */
+  export function createTopicPartition(init?: Partial<ConsumerProtocolSubscription.TopicPartition>): ConsumerProtocolSubscription.TopicPartition {
+    const m: ConsumerProtocolSubscription.TopicPartition = {
+      topic: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const TopicPartitionSchema: StructSchema = {
+    name: "ConsumerProtocolSubscription.TopicPartition",
+    create: createTopicPartition,
+    fields: [
+      { name: "topic", specName: "Topic", type: "string", array: false, versions: [1, 3], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "int32", array: true, versions: [1, 3], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A ConsumerProtocolSubscription with every field at its default, overridden by `init`. */
@@ -34,15 +54,6 @@ export function createConsumerProtocolSubscription(init?: Partial<ConsumerProtoc
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A ConsumerProtocolSubscriptionTopicPartition with every field at its default, overridden by `init`. */
-export function createConsumerProtocolSubscriptionTopicPartition(init?: Partial<ConsumerProtocolSubscriptionTopicPartition>): ConsumerProtocolSubscriptionTopicPartition {
-  const m: ConsumerProtocolSubscriptionTopicPartition = {
-    topic: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
 function _readConsumerProtocolSubscription_topics(r: Reader, v: number): string[] {
   const n = r.arrayLength(2);
   if (n < 0) {
@@ -53,27 +64,27 @@ function _readConsumerProtocolSubscription_topics(r: Reader, v: number): string[
   return a;
 }
 
-function _readConsumerProtocolSubscription_ownedPartitions(r: Reader, v: number): ConsumerProtocolSubscriptionTopicPartition[] {
+function _readConsumerProtocolSubscription_ownedPartitions(r: Reader, v: number): ConsumerProtocolSubscription.TopicPartition[] {
   const n = r.arrayLength(6);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ConsumerProtocolSubscriptionTopicPartition[] = [];
-  for (let i = 0; i < n; i++) a.push(_readConsumerProtocolSubscriptionTopicPartition(r, v));
+  const a: ConsumerProtocolSubscription.TopicPartition[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopicPartition(r, v));
   return a;
 }
 
 function _readConsumerProtocolSubscription(r: Reader, v: number): ConsumerProtocolSubscription {
   const _topics: string[] = _readConsumerProtocolSubscription_topics(r, v);
   const _userData: Buffer | null = r.nullableBytes();
-  const _ownedPartitions: ConsumerProtocolSubscriptionTopicPartition[] = v < 1 ? [] : _readConsumerProtocolSubscription_ownedPartitions(r, v);
+  const _ownedPartitions: ConsumerProtocolSubscription.TopicPartition[] = v < 1 ? [] : _readConsumerProtocolSubscription_ownedPartitions(r, v);
   const _generationId: number = v < 2 ? -1 : r.int32();
   const _rackId: string | null = v < 3 ? null : r.nullableString();
   const m: ConsumerProtocolSubscription = { topics: _topics, userData: _userData, ownedPartitions: _ownedPartitions, generationId: _generationId, rackId: _rackId };
   return m;
 }
 
-function _readConsumerProtocolSubscriptionTopicPartition_partitions(r: Reader, v: number): number[] {
+function _readTopicPartition_partitions(r: Reader, v: number): number[] {
   const n = r.arrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
@@ -83,10 +94,10 @@ function _readConsumerProtocolSubscriptionTopicPartition_partitions(r: Reader, v
   return a;
 }
 
-function _readConsumerProtocolSubscriptionTopicPartition(r: Reader, v: number): ConsumerProtocolSubscriptionTopicPartition {
+function _readTopicPartition(r: Reader, v: number): ConsumerProtocolSubscription.TopicPartition {
   const _topic: string = r.string();
-  const _partitions: number[] = _readConsumerProtocolSubscriptionTopicPartition_partitions(r, v);
-  const m: ConsumerProtocolSubscriptionTopicPartition = { topic: _topic, partitions: _partitions };
+  const _partitions: number[] = _readTopicPartition_partitions(r, v);
+  const m: ConsumerProtocolSubscription.TopicPartition = { topic: _topic, partitions: _partitions };
   return m;
 }
 
@@ -97,10 +108,10 @@ function _sizeConsumerProtocolSubscription_topics(a: string[] | null, v: number)
   return n;
 }
 
-function _sizeConsumerProtocolSubscription_ownedPartitions(a: ConsumerProtocolSubscriptionTopicPartition[] | null, v: number): number {
+function _sizeConsumerProtocolSubscription_ownedPartitions(a: ConsumerProtocolSubscription.TopicPartition[] | null, v: number): number {
   if (a === null) return 4;
   let n = 4;
-  for (let i = 0; i < a.length; i++) n += _sizeConsumerProtocolSubscriptionTopicPartition(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopicPartition(a[i], v);
   return n;
 }
 
@@ -121,7 +132,7 @@ function _sizeConsumerProtocolSubscription(m: ConsumerProtocolSubscription, v: n
   return n;
 }
 
-function _sizeConsumerProtocolSubscriptionTopicPartition_partitions(a: number[] | null, v: number): number {
+function _sizeTopicPartition_partitions(a: number[] | null, v: number): number {
   if (a === null) return 4;
   let n = 4;
   for (let i = 0; i < a.length; i++) if ((a[i] | 0) !== a[i]) throw badInteger("Partitions", 'int32', a[i]);
@@ -129,10 +140,10 @@ function _sizeConsumerProtocolSubscriptionTopicPartition_partitions(a: number[] 
   return n;
 }
 
-function _sizeConsumerProtocolSubscriptionTopicPartition(m: ConsumerProtocolSubscriptionTopicPartition, v: number): number {
+function _sizeTopicPartition(m: ConsumerProtocolSubscription.TopicPartition, v: number): number {
   let n = 0;
   n += sizeOfString(m.topic);
-  n += _sizeConsumerProtocolSubscriptionTopicPartition_partitions(m.partitions, v);
+  n += _sizeTopicPartition_partitions(m.partitions, v);
   return n;
 }
 
@@ -147,13 +158,13 @@ function _writeConsumerProtocolSubscription_topics(w: Writer, a: string[] | null
   }
 }
 
-function _writeConsumerProtocolSubscription_ownedPartitions(w: Writer, a: ConsumerProtocolSubscriptionTopicPartition[] | null, v: number): void {
+function _writeConsumerProtocolSubscription_ownedPartitions(w: Writer, a: ConsumerProtocolSubscription.TopicPartition[] | null, v: number): void {
   if (a === null) {
     w.int32(-1);
     return;
   }
   w.int32(a.length);
-  for (let i = 0; i < a.length; i++) _writeConsumerProtocolSubscriptionTopicPartition(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopicPartition(w, a[i], v);
 }
 
 function _writeConsumerProtocolSubscription(w: Writer, m: ConsumerProtocolSubscription, v: number): void {
@@ -170,7 +181,7 @@ function _writeConsumerProtocolSubscription(w: Writer, m: ConsumerProtocolSubscr
   }
 }
 
-function _writeConsumerProtocolSubscriptionTopicPartition_partitions(w: Writer, a: number[] | null, v: number): void {
+function _writeTopicPartition_partitions(w: Writer, a: number[] | null, v: number): void {
   if (a === null) {
     w.int32(-1);
     return;
@@ -181,19 +192,10 @@ function _writeConsumerProtocolSubscriptionTopicPartition_partitions(w: Writer, 
   }
 }
 
-function _writeConsumerProtocolSubscriptionTopicPartition(w: Writer, m: ConsumerProtocolSubscriptionTopicPartition, v: number): void {
+function _writeTopicPartition(w: Writer, m: ConsumerProtocolSubscription.TopicPartition, v: number): void {
   w.string(m.topic);
-  _writeConsumerProtocolSubscriptionTopicPartition_partitions(w, m.partitions, v);
+  _writeTopicPartition_partitions(w, m.partitions, v);
 }
-
-export const ConsumerProtocolSubscriptionTopicPartitionSchema: StructSchema = {
-  name: "ConsumerProtocolSubscriptionTopicPartition",
-  create: createConsumerProtocolSubscriptionTopicPartition,
-  fields: [
-    { name: "topic", specName: "Topic", type: "string", array: false, versions: [1, 3], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "int32", array: true, versions: [1, 3], nullableVersions: null, taggedVersions: null },
-  ],
-};
 
 export const ConsumerProtocolSubscriptionSchema: StructSchema = {
   name: "ConsumerProtocolSubscription",
@@ -201,7 +203,7 @@ export const ConsumerProtocolSubscriptionSchema: StructSchema = {
   fields: [
     { name: "topics", specName: "Topics", type: "string", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null },
     { name: "userData", specName: "UserData", type: "bytes", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
-    { name: "ownedPartitions", specName: "OwnedPartitions", type: "struct", array: true, versions: [1, 3], nullableVersions: null, taggedVersions: null, ignorable: true, struct: ConsumerProtocolSubscriptionTopicPartitionSchema },
+    { name: "ownedPartitions", specName: "OwnedPartitions", type: "struct", array: true, versions: [1, 3], nullableVersions: null, taggedVersions: null, ignorable: true, struct: ConsumerProtocolSubscription.TopicPartitionSchema },
     { name: "generationId", specName: "GenerationId", type: "int32", array: false, versions: [2, 3], nullableVersions: null, taggedVersions: null, ignorable: true },
     { name: "rackId", specName: "RackId", type: "string", array: false, versions: [3, 3], nullableVersions: [3, 32767], taggedVersions: null, ignorable: true },
   ],

@@ -4,28 +4,58 @@
 import { DecodeError, MessageCodec, NO_KNOWN_TAGS, Reader, SizeTally, StructSchema, TaggedField, UnsupportedVersionError, Writer, badInteger, locateDecodeError, sizeOfCompactString, sizeOfString, sizeOfTagSection, sizeOfUvarint, writeUnknownTags } from '../primitives/index.js';
 export interface CreateAclsRequest {
   /** ACLs to create. Versions 0-3. */
-  creations: CreateAclsRequestAclCreation[];
+  creations: CreateAclsRequest.AclCreation[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface CreateAclsRequestAclCreation {
-  /** Type of the resource (2 = topic, 3 = group, 4 = cluster, ...). Versions 0-3. */
-  resourceType: number;
-  /** Name of the resource. Versions 0-3. */
-  resourceName: string;
-  /** Pattern type of the resource name (3 = literal, 4 = prefixed); literal before v1. Versions 1-3, default 3. */
-  resourcePatternType: number;
-  /** Principal the ACL applies to. Versions 0-3. */
-  principal: string;
-  /** Host the ACL applies to. Versions 0-3. */
-  host: string;
-  /** Operation the ACL covers (3 = read, 4 = write, ...). Versions 0-3. */
-  operation: number;
-  /** Whether the ACL allows (3) or denies (2). Versions 0-3. */
-  permissionType: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace CreateAclsRequest {
+  export interface AclCreation {
+    /** Type of the resource (2 = topic, 3 = group, 4 = cluster, ...). Versions 0-3. */
+    resourceType: number;
+    /** Name of the resource. Versions 0-3. */
+    resourceName: string;
+    /** Pattern type of the resource name (3 = literal, 4 = prefixed); literal before v1. Versions 1-3, default 3. */
+    resourcePatternType: number;
+    /** Principal the ACL applies to. Versions 0-3. */
+    principal: string;
+    /** Host the ACL applies to. Versions 0-3. */
+    host: string;
+    /** Operation the ACL covers (3 = read, 4 = write, ...). Versions 0-3. */
+    operation: number;
+    /** Whether the ACL allows (3) or denies (2). Versions 0-3. */
+    permissionType: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A CreateAclsRequest.AclCreation with every field at its default, overridden by `init`. */
+  export function createAclCreation(init?: Partial<CreateAclsRequest.AclCreation>): CreateAclsRequest.AclCreation {
+    const m: CreateAclsRequest.AclCreation = {
+      resourceType: 0,
+      resourceName: "",
+      resourcePatternType: 3,
+      principal: "",
+      host: "",
+      operation: 0,
+      permissionType: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const AclCreationSchema: StructSchema = {
+    name: "CreateAclsRequest.AclCreation",
+    create: createAclCreation,
+    fields: [
+      { name: "resourceType", specName: "ResourceType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "resourceName", specName: "ResourceName", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "resourcePatternType", specName: "ResourcePatternType", type: "int8", array: false, versions: [1, 3], nullableVersions: null, taggedVersions: null },
+      { name: "principal", specName: "Principal", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "host", specName: "Host", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "operation", specName: "Operation", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "permissionType", specName: "PermissionType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A CreateAclsRequest with every field at its default, overridden by `init`. */
@@ -36,32 +66,18 @@ export function createCreateAclsRequest(init?: Partial<CreateAclsRequest>): Crea
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A CreateAclsRequestAclCreation with every field at its default, overridden by `init`. */
-export function createCreateAclsRequestAclCreation(init?: Partial<CreateAclsRequestAclCreation>): CreateAclsRequestAclCreation {
-  const m: CreateAclsRequestAclCreation = {
-    resourceType: 0,
-    resourceName: "",
-    resourcePatternType: 3,
-    principal: "",
-    host: "",
-    operation: 0,
-    permissionType: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readCreateAclsRequest_creations(r: Reader, v: number): CreateAclsRequestAclCreation[] {
+function _readCreateAclsRequest_creations(r: Reader, v: number): CreateAclsRequest.AclCreation[] {
   const n = v < 2 ? r.arrayLength(9) : r.compactArrayLength(8);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: CreateAclsRequestAclCreation[] = [];
-  for (let i = 0; i < n; i++) a.push(_readCreateAclsRequestAclCreation(r, v));
+  const a: CreateAclsRequest.AclCreation[] = [];
+  for (let i = 0; i < n; i++) a.push(_readAclCreation(r, v));
   return a;
 }
 
 function _readCreateAclsRequest(r: Reader, v: number): CreateAclsRequest {
-  const _creations: CreateAclsRequestAclCreation[] = _readCreateAclsRequest_creations(r, v);
+  const _creations: CreateAclsRequest.AclCreation[] = _readCreateAclsRequest_creations(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -76,7 +92,7 @@ function _readCreateAclsRequest(r: Reader, v: number): CreateAclsRequest {
   return m;
 }
 
-function _readCreateAclsRequestAclCreation(r: Reader, v: number): CreateAclsRequestAclCreation {
+function _readAclCreation(r: Reader, v: number): CreateAclsRequest.AclCreation {
   const _resourceType: number = r.int8();
   const _resourceName: string = v < 2 ? r.string() : r.compactString();
   const _resourcePatternType: number = v < 1 ? 3 : r.int8();
@@ -93,15 +109,15 @@ function _readCreateAclsRequestAclCreation(r: Reader, v: number): CreateAclsRequ
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: CreateAclsRequestAclCreation = { resourceType: _resourceType, resourceName: _resourceName, resourcePatternType: _resourcePatternType, principal: _principal, host: _host, operation: _operation, permissionType: _permissionType };
+  const m: CreateAclsRequest.AclCreation = { resourceType: _resourceType, resourceName: _resourceName, resourcePatternType: _resourcePatternType, principal: _principal, host: _host, operation: _operation, permissionType: _permissionType };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeCreateAclsRequest_creations(a: CreateAclsRequestAclCreation[] | null, v: number): number {
+function _sizeCreateAclsRequest_creations(a: CreateAclsRequest.AclCreation[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeCreateAclsRequestAclCreation(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeAclCreation(a[i], v);
   return n;
 }
 
@@ -116,7 +132,7 @@ function _sizeCreateAclsRequest(m: CreateAclsRequest, v: number): number {
   return n;
 }
 
-function _sizeCreateAclsRequestAclCreation(m: CreateAclsRequestAclCreation, v: number): number {
+function _sizeAclCreation(m: CreateAclsRequest.AclCreation, v: number): number {
   let n = 0;
   if (((m.resourceType << 24) >> 24) !== m.resourceType) throw badInteger("ResourceType", 'int8', m.resourceType);
   n += 1;
@@ -153,7 +169,7 @@ function _sizeCreateAclsRequestAclCreation(m: CreateAclsRequestAclCreation, v: n
   return n;
 }
 
-function _writeCreateAclsRequest_creations(w: Writer, a: CreateAclsRequestAclCreation[] | null, v: number): void {
+function _writeCreateAclsRequest_creations(w: Writer, a: CreateAclsRequest.AclCreation[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -167,7 +183,7 @@ function _writeCreateAclsRequest_creations(w: Writer, a: CreateAclsRequestAclCre
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeCreateAclsRequestAclCreation(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeAclCreation(w, a[i], v);
 }
 
 function _writeCreateAclsRequest(w: Writer, m: CreateAclsRequest, v: number): void {
@@ -179,7 +195,7 @@ function _writeCreateAclsRequest(w: Writer, m: CreateAclsRequest, v: number): vo
   }
 }
 
-function _writeCreateAclsRequestAclCreation(w: Writer, m: CreateAclsRequestAclCreation, v: number): void {
+function _writeAclCreation(w: Writer, m: CreateAclsRequest.AclCreation, v: number): void {
   w.int8(m.resourceType);
   if (v < 2) {
     w.string(m.resourceName);
@@ -208,25 +224,11 @@ function _writeCreateAclsRequestAclCreation(w: Writer, m: CreateAclsRequestAclCr
   }
 }
 
-export const CreateAclsRequestAclCreationSchema: StructSchema = {
-  name: "CreateAclsRequestAclCreation",
-  create: createCreateAclsRequestAclCreation,
-  fields: [
-    { name: "resourceType", specName: "ResourceType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "resourceName", specName: "ResourceName", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "resourcePatternType", specName: "ResourcePatternType", type: "int8", array: false, versions: [1, 3], nullableVersions: null, taggedVersions: null },
-    { name: "principal", specName: "Principal", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "host", specName: "Host", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "operation", specName: "Operation", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "permissionType", specName: "PermissionType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
 export const CreateAclsRequestSchema: StructSchema = {
   name: "CreateAclsRequest",
   create: createCreateAclsRequest,
   fields: [
-    { name: "creations", specName: "Creations", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: CreateAclsRequestAclCreationSchema },
+    { name: "creations", specName: "Creations", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: CreateAclsRequest.AclCreationSchema },
   ],
 };
 

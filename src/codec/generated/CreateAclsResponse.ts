@@ -6,18 +6,38 @@ export interface CreateAclsResponse {
   /** Milliseconds the request was throttled for because of a quota, or 0. Versions 0-3. */
   throttleTimeMs: number;
   /** One result per requested creation, in request order. Versions 0-3. */
-  results: CreateAclsResponseAclCreationResult[];
+  results: CreateAclsResponse.AclCreationResult[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface CreateAclsResponseAclCreationResult {
-  /** Error code, 0 on success. Versions 0-3. */
-  errorCode: number;
-  /** Error text, or null on success. Versions 0-3, nullable 0+. */
-  errorMessage: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace CreateAclsResponse {
+  export interface AclCreationResult {
+    /** Error code, 0 on success. Versions 0-3. */
+    errorCode: number;
+    /** Error text, or null on success. Versions 0-3, nullable 0+. */
+    errorMessage: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A CreateAclsResponse.AclCreationResult with every field at its default, overridden by `init`. */
+  export function createAclCreationResult(init?: Partial<CreateAclsResponse.AclCreationResult>): CreateAclsResponse.AclCreationResult {
+    const m: CreateAclsResponse.AclCreationResult = {
+      errorCode: 0,
+      errorMessage: "",
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const AclCreationResultSchema: StructSchema = {
+    name: "CreateAclsResponse.AclCreationResult",
+    create: createAclCreationResult,
+    fields: [
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
+    ],
+  };
 }
 
 /** A CreateAclsResponse with every field at its default, overridden by `init`. */
@@ -29,28 +49,19 @@ export function createCreateAclsResponse(init?: Partial<CreateAclsResponse>): Cr
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A CreateAclsResponseAclCreationResult with every field at its default, overridden by `init`. */
-export function createCreateAclsResponseAclCreationResult(init?: Partial<CreateAclsResponseAclCreationResult>): CreateAclsResponseAclCreationResult {
-  const m: CreateAclsResponseAclCreationResult = {
-    errorCode: 0,
-    errorMessage: "",
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readCreateAclsResponse_results(r: Reader, v: number): CreateAclsResponseAclCreationResult[] {
+function _readCreateAclsResponse_results(r: Reader, v: number): CreateAclsResponse.AclCreationResult[] {
   const n = v < 2 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: CreateAclsResponseAclCreationResult[] = [];
-  for (let i = 0; i < n; i++) a.push(_readCreateAclsResponseAclCreationResult(r, v));
+  const a: CreateAclsResponse.AclCreationResult[] = [];
+  for (let i = 0; i < n; i++) a.push(_readAclCreationResult(r, v));
   return a;
 }
 
 function _readCreateAclsResponse(r: Reader, v: number): CreateAclsResponse {
   const _throttleTimeMs: number = r.int32();
-  const _results: CreateAclsResponseAclCreationResult[] = _readCreateAclsResponse_results(r, v);
+  const _results: CreateAclsResponse.AclCreationResult[] = _readCreateAclsResponse_results(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -65,7 +76,7 @@ function _readCreateAclsResponse(r: Reader, v: number): CreateAclsResponse {
   return m;
 }
 
-function _readCreateAclsResponseAclCreationResult(r: Reader, v: number): CreateAclsResponseAclCreationResult {
+function _readAclCreationResult(r: Reader, v: number): CreateAclsResponse.AclCreationResult {
   const _errorCode: number = r.int16();
   const _errorMessage: string | null = v < 2 ? r.nullableString() : r.compactNullableString();
   let _unknown: TaggedField[] | undefined;
@@ -77,15 +88,15 @@ function _readCreateAclsResponseAclCreationResult(r: Reader, v: number): CreateA
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: CreateAclsResponseAclCreationResult = { errorCode: _errorCode, errorMessage: _errorMessage };
+  const m: CreateAclsResponse.AclCreationResult = { errorCode: _errorCode, errorMessage: _errorMessage };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeCreateAclsResponse_results(a: CreateAclsResponseAclCreationResult[] | null, v: number): number {
+function _sizeCreateAclsResponse_results(a: CreateAclsResponse.AclCreationResult[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeCreateAclsResponseAclCreationResult(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeAclCreationResult(a[i], v);
   return n;
 }
 
@@ -102,7 +113,7 @@ function _sizeCreateAclsResponse(m: CreateAclsResponse, v: number): number {
   return n;
 }
 
-function _sizeCreateAclsResponseAclCreationResult(m: CreateAclsResponseAclCreationResult, v: number): number {
+function _sizeAclCreationResult(m: CreateAclsResponse.AclCreationResult, v: number): number {
   let n = 0;
   if (((m.errorCode << 16) >> 16) !== m.errorCode) throw badInteger("ErrorCode", 'int16', m.errorCode);
   n += 2;
@@ -119,7 +130,7 @@ function _sizeCreateAclsResponseAclCreationResult(m: CreateAclsResponseAclCreati
   return n;
 }
 
-function _writeCreateAclsResponse_results(w: Writer, a: CreateAclsResponseAclCreationResult[] | null, v: number): void {
+function _writeCreateAclsResponse_results(w: Writer, a: CreateAclsResponse.AclCreationResult[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -133,7 +144,7 @@ function _writeCreateAclsResponse_results(w: Writer, a: CreateAclsResponseAclCre
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeCreateAclsResponseAclCreationResult(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeAclCreationResult(w, a[i], v);
 }
 
 function _writeCreateAclsResponse(w: Writer, m: CreateAclsResponse, v: number): void {
@@ -146,7 +157,7 @@ function _writeCreateAclsResponse(w: Writer, m: CreateAclsResponse, v: number): 
   }
 }
 
-function _writeCreateAclsResponseAclCreationResult(w: Writer, m: CreateAclsResponseAclCreationResult, v: number): void {
+function _writeAclCreationResult(w: Writer, m: CreateAclsResponse.AclCreationResult, v: number): void {
   w.int16(m.errorCode);
   if (v < 2) {
     w.string(m.errorMessage);
@@ -160,21 +171,12 @@ function _writeCreateAclsResponseAclCreationResult(w: Writer, m: CreateAclsRespo
   }
 }
 
-export const CreateAclsResponseAclCreationResultSchema: StructSchema = {
-  name: "CreateAclsResponseAclCreationResult",
-  create: createCreateAclsResponseAclCreationResult,
-  fields: [
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
-  ],
-};
-
 export const CreateAclsResponseSchema: StructSchema = {
   name: "CreateAclsResponse",
   create: createCreateAclsResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "results", specName: "Results", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: CreateAclsResponseAclCreationResultSchema },
+    { name: "results", specName: "Results", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: CreateAclsResponse.AclCreationResultSchema },
   ],
 };
 

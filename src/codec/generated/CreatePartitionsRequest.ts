@@ -4,7 +4,7 @@
 import { DecodeError, MessageCodec, NO_KNOWN_TAGS, Reader, SizeTally, StructSchema, TaggedField, UnsupportedVersionError, Writer, badInteger, locateDecodeError, sizeOfCompactString, sizeOfString, sizeOfTagSection, sizeOfUvarint, writeUnknownTags } from '../primitives/index.js';
 export interface CreatePartitionsRequest {
   /** Topics to add partitions to. Versions 0-3. */
-  topics: CreatePartitionsRequestCreatePartitionsTopic[];
+  topics: CreatePartitionsRequest.Topic[];
   /** Milliseconds to wait for the partitions to be created. Versions 0-3. */
   timeoutMs: number;
   /** When true, only validate the request; change nothing. Versions 0-3. */
@@ -13,22 +13,62 @@ export interface CreatePartitionsRequest {
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface CreatePartitionsRequestCreatePartitionsTopic {
-  /** Name of the topic. Versions 0-3. */
-  name: string;
-  /** Total partition count wanted after the change. Versions 0-3. */
-  count: number;
-  /** Replica placement for the new partitions, or null to let the broker decide. Versions 0-3, nullable 0+. */
-  assignments: CreatePartitionsRequestCreatePartitionsAssignment[] | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace CreatePartitionsRequest {
+  /** CreatePartitionsTopic in the spec. */
+  export interface Topic {
+    /** Name of the topic. Versions 0-3. */
+    name: string;
+    /** Total partition count wanted after the change. Versions 0-3. */
+    count: number;
+    /** Replica placement for the new partitions, or null to let the broker decide. Versions 0-3, nullable 0+. */
+    assignments: CreatePartitionsRequest.Assignment[] | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface CreatePartitionsRequestCreatePartitionsAssignment {
-  /** Brokers that should host the new partition's replicas. Versions 0-3. */
-  brokerIds: number[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** CreatePartitionsAssignment in the spec. */
+  export interface Assignment {
+    /** Brokers that should host the new partition's replicas. Versions 0-3. */
+    brokerIds: number[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A CreatePartitionsRequest.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<CreatePartitionsRequest.Topic>): CreatePartitionsRequest.Topic {
+    const m: CreatePartitionsRequest.Topic = {
+      name: "",
+      count: 0,
+      assignments: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A CreatePartitionsRequest.Assignment with every field at its default, overridden by `init`. */
+  export function createAssignment(init?: Partial<CreatePartitionsRequest.Assignment>): CreatePartitionsRequest.Assignment {
+    const m: CreatePartitionsRequest.Assignment = {
+      brokerIds: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const AssignmentSchema: StructSchema = {
+    name: "CreatePartitionsRequest.Assignment",
+    create: createAssignment,
+    fields: [
+      { name: "brokerIds", specName: "BrokerIds", type: "int32", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const TopicSchema: StructSchema = {
+    name: "CreatePartitionsRequest.Topic",
+    create: createTopic,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "count", specName: "Count", type: "int32", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "assignments", specName: "Assignments", type: "struct", array: true, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null, struct: AssignmentSchema },
+    ],
+  };
 }
 
 /** A CreatePartitionsRequest with every field at its default, overridden by `init`. */
@@ -41,36 +81,18 @@ export function createCreatePartitionsRequest(init?: Partial<CreatePartitionsReq
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A CreatePartitionsRequestCreatePartitionsTopic with every field at its default, overridden by `init`. */
-export function createCreatePartitionsRequestCreatePartitionsTopic(init?: Partial<CreatePartitionsRequestCreatePartitionsTopic>): CreatePartitionsRequestCreatePartitionsTopic {
-  const m: CreatePartitionsRequestCreatePartitionsTopic = {
-    name: "",
-    count: 0,
-    assignments: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A CreatePartitionsRequestCreatePartitionsAssignment with every field at its default, overridden by `init`. */
-export function createCreatePartitionsRequestCreatePartitionsAssignment(init?: Partial<CreatePartitionsRequestCreatePartitionsAssignment>): CreatePartitionsRequestCreatePartitionsAssignment {
-  const m: CreatePartitionsRequestCreatePartitionsAssignment = {
-    brokerIds: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readCreatePartitionsRequest_topics(r: Reader, v: number): CreatePartitionsRequestCreatePartitionsTopic[] {
+function _readCreatePartitionsRequest_topics(r: Reader, v: number): CreatePartitionsRequest.Topic[] {
   const n = v < 2 ? r.arrayLength(10) : r.compactArrayLength(7);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: CreatePartitionsRequestCreatePartitionsTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readCreatePartitionsRequestCreatePartitionsTopic(r, v));
+  const a: CreatePartitionsRequest.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
 function _readCreatePartitionsRequest(r: Reader, v: number): CreatePartitionsRequest {
-  const _topics: CreatePartitionsRequestCreatePartitionsTopic[] = _readCreatePartitionsRequest_topics(r, v);
+  const _topics: CreatePartitionsRequest.Topic[] = _readCreatePartitionsRequest_topics(r, v);
   const _timeoutMs: number = r.int32();
   const _validateOnly: boolean = r.bool();
   let _unknown: TaggedField[] | undefined;
@@ -87,20 +109,20 @@ function _readCreatePartitionsRequest(r: Reader, v: number): CreatePartitionsReq
   return m;
 }
 
-function _readCreatePartitionsRequestCreatePartitionsTopic_assignments(r: Reader, v: number): CreatePartitionsRequestCreatePartitionsAssignment[] | null {
+function _readTopic_assignments(r: Reader, v: number): CreatePartitionsRequest.Assignment[] | null {
   const n = v < 2 ? r.arrayLength(4) : r.compactArrayLength(2);
   if (n < 0) {
     return null;
   }
-  const a: CreatePartitionsRequestCreatePartitionsAssignment[] = [];
-  for (let i = 0; i < n; i++) a.push(_readCreatePartitionsRequestCreatePartitionsAssignment(r, v));
+  const a: CreatePartitionsRequest.Assignment[] = [];
+  for (let i = 0; i < n; i++) a.push(_readAssignment(r, v));
   return a;
 }
 
-function _readCreatePartitionsRequestCreatePartitionsTopic(r: Reader, v: number): CreatePartitionsRequestCreatePartitionsTopic {
+function _readTopic(r: Reader, v: number): CreatePartitionsRequest.Topic {
   const _name: string = v < 2 ? r.string() : r.compactString();
   const _count: number = r.int32();
-  const _assignments: CreatePartitionsRequestCreatePartitionsAssignment[] | null = _readCreatePartitionsRequestCreatePartitionsTopic_assignments(r, v);
+  const _assignments: CreatePartitionsRequest.Assignment[] | null = _readTopic_assignments(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -110,12 +132,12 @@ function _readCreatePartitionsRequestCreatePartitionsTopic(r: Reader, v: number)
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: CreatePartitionsRequestCreatePartitionsTopic = { name: _name, count: _count, assignments: _assignments };
+  const m: CreatePartitionsRequest.Topic = { name: _name, count: _count, assignments: _assignments };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readCreatePartitionsRequestCreatePartitionsAssignment_brokerIds(r: Reader, v: number): number[] {
+function _readAssignment_brokerIds(r: Reader, v: number): number[] {
   const n = v < 2 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
@@ -125,8 +147,8 @@ function _readCreatePartitionsRequestCreatePartitionsAssignment_brokerIds(r: Rea
   return a;
 }
 
-function _readCreatePartitionsRequestCreatePartitionsAssignment(r: Reader, v: number): CreatePartitionsRequestCreatePartitionsAssignment {
-  const _brokerIds: number[] = _readCreatePartitionsRequestCreatePartitionsAssignment_brokerIds(r, v);
+function _readAssignment(r: Reader, v: number): CreatePartitionsRequest.Assignment {
+  const _brokerIds: number[] = _readAssignment_brokerIds(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -136,15 +158,15 @@ function _readCreatePartitionsRequestCreatePartitionsAssignment(r: Reader, v: nu
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: CreatePartitionsRequestCreatePartitionsAssignment = { brokerIds: _brokerIds };
+  const m: CreatePartitionsRequest.Assignment = { brokerIds: _brokerIds };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeCreatePartitionsRequest_topics(a: CreatePartitionsRequestCreatePartitionsTopic[] | null, v: number): number {
+function _sizeCreatePartitionsRequest_topics(a: CreatePartitionsRequest.Topic[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeCreatePartitionsRequestCreatePartitionsTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
@@ -162,14 +184,14 @@ function _sizeCreatePartitionsRequest(m: CreatePartitionsRequest, v: number): nu
   return n;
 }
 
-function _sizeCreatePartitionsRequestCreatePartitionsTopic_assignments(a: CreatePartitionsRequestCreatePartitionsAssignment[] | null, v: number): number {
+function _sizeTopic_assignments(a: CreatePartitionsRequest.Assignment[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeCreatePartitionsRequestCreatePartitionsAssignment(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeAssignment(a[i], v);
   return n;
 }
 
-function _sizeCreatePartitionsRequestCreatePartitionsTopic(m: CreatePartitionsRequestCreatePartitionsTopic, v: number): number {
+function _sizeTopic(m: CreatePartitionsRequest.Topic, v: number): number {
   let n = 0;
   if (v < 2) {
     n += sizeOfString(m.name);
@@ -178,7 +200,7 @@ function _sizeCreatePartitionsRequestCreatePartitionsTopic(m: CreatePartitionsRe
   }
   if ((m.count | 0) !== m.count) throw badInteger("Count", 'int32', m.count);
   n += 4;
-  n += _sizeCreatePartitionsRequestCreatePartitionsTopic_assignments(m.assignments, v);
+  n += _sizeTopic_assignments(m.assignments, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 2) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of CreatePartitionsRequest does not support them.`);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
@@ -187,7 +209,7 @@ function _sizeCreatePartitionsRequestCreatePartitionsTopic(m: CreatePartitionsRe
   return n;
 }
 
-function _sizeCreatePartitionsRequestCreatePartitionsAssignment_brokerIds(a: number[] | null, v: number): number {
+function _sizeAssignment_brokerIds(a: number[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
   for (let i = 0; i < a.length; i++) if ((a[i] | 0) !== a[i]) throw badInteger("BrokerIds", 'int32', a[i]);
@@ -195,9 +217,9 @@ function _sizeCreatePartitionsRequestCreatePartitionsAssignment_brokerIds(a: num
   return n;
 }
 
-function _sizeCreatePartitionsRequestCreatePartitionsAssignment(m: CreatePartitionsRequestCreatePartitionsAssignment, v: number): number {
+function _sizeAssignment(m: CreatePartitionsRequest.Assignment, v: number): number {
   let n = 0;
-  n += _sizeCreatePartitionsRequestCreatePartitionsAssignment_brokerIds(m.brokerIds, v);
+  n += _sizeAssignment_brokerIds(m.brokerIds, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 2) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of CreatePartitionsRequest does not support them.`);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
@@ -206,7 +228,7 @@ function _sizeCreatePartitionsRequestCreatePartitionsAssignment(m: CreatePartiti
   return n;
 }
 
-function _writeCreatePartitionsRequest_topics(w: Writer, a: CreatePartitionsRequestCreatePartitionsTopic[] | null, v: number): void {
+function _writeCreatePartitionsRequest_topics(w: Writer, a: CreatePartitionsRequest.Topic[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -220,7 +242,7 @@ function _writeCreatePartitionsRequest_topics(w: Writer, a: CreatePartitionsRequ
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeCreatePartitionsRequestCreatePartitionsTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
 function _writeCreatePartitionsRequest(w: Writer, m: CreatePartitionsRequest, v: number): void {
@@ -234,7 +256,7 @@ function _writeCreatePartitionsRequest(w: Writer, m: CreatePartitionsRequest, v:
   }
 }
 
-function _writeCreatePartitionsRequestCreatePartitionsTopic_assignments(w: Writer, a: CreatePartitionsRequestCreatePartitionsAssignment[] | null, v: number): void {
+function _writeTopic_assignments(w: Writer, a: CreatePartitionsRequest.Assignment[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -248,17 +270,17 @@ function _writeCreatePartitionsRequestCreatePartitionsTopic_assignments(w: Write
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeCreatePartitionsRequestCreatePartitionsAssignment(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeAssignment(w, a[i], v);
 }
 
-function _writeCreatePartitionsRequestCreatePartitionsTopic(w: Writer, m: CreatePartitionsRequestCreatePartitionsTopic, v: number): void {
+function _writeTopic(w: Writer, m: CreatePartitionsRequest.Topic, v: number): void {
   if (v < 2) {
     w.string(m.name);
   } else {
     w.compactString(m.name);
   }
   w.int32(m.count);
-  _writeCreatePartitionsRequestCreatePartitionsTopic_assignments(w, m.assignments, v);
+  _writeTopic_assignments(w, m.assignments, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -266,7 +288,7 @@ function _writeCreatePartitionsRequestCreatePartitionsTopic(w: Writer, m: Create
   }
 }
 
-function _writeCreatePartitionsRequestCreatePartitionsAssignment_brokerIds(w: Writer, a: number[] | null, v: number): void {
+function _writeAssignment_brokerIds(w: Writer, a: number[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -285,8 +307,8 @@ function _writeCreatePartitionsRequestCreatePartitionsAssignment_brokerIds(w: Wr
   }
 }
 
-function _writeCreatePartitionsRequestCreatePartitionsAssignment(w: Writer, m: CreatePartitionsRequestCreatePartitionsAssignment, v: number): void {
-  _writeCreatePartitionsRequestCreatePartitionsAssignment_brokerIds(w, m.brokerIds, v);
+function _writeAssignment(w: Writer, m: CreatePartitionsRequest.Assignment, v: number): void {
+  _writeAssignment_brokerIds(w, m.brokerIds, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -294,29 +316,11 @@ function _writeCreatePartitionsRequestCreatePartitionsAssignment(w: Writer, m: C
   }
 }
 
-export const CreatePartitionsRequestCreatePartitionsAssignmentSchema: StructSchema = {
-  name: "CreatePartitionsRequestCreatePartitionsAssignment",
-  create: createCreatePartitionsRequestCreatePartitionsAssignment,
-  fields: [
-    { name: "brokerIds", specName: "BrokerIds", type: "int32", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const CreatePartitionsRequestCreatePartitionsTopicSchema: StructSchema = {
-  name: "CreatePartitionsRequestCreatePartitionsTopic",
-  create: createCreatePartitionsRequestCreatePartitionsTopic,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "count", specName: "Count", type: "int32", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "assignments", specName: "Assignments", type: "struct", array: true, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null, struct: CreatePartitionsRequestCreatePartitionsAssignmentSchema },
-  ],
-};
-
 export const CreatePartitionsRequestSchema: StructSchema = {
   name: "CreatePartitionsRequest",
   create: createCreatePartitionsRequest,
   fields: [
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: CreatePartitionsRequestCreatePartitionsTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: CreatePartitionsRequest.TopicSchema },
     { name: "timeoutMs", specName: "TimeoutMs", type: "int32", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
     { name: "validateOnly", specName: "ValidateOnly", type: "bool", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
   ],

@@ -6,20 +6,43 @@ export interface CreatePartitionsResponse {
   /** Milliseconds the request was throttled for because of a quota, or 0. Versions 0-3. */
   throttleTimeMs: number;
   /** Outcome for each topic. Versions 0-3. */
-  results: CreatePartitionsResponseCreatePartitionsTopicResult[];
+  results: CreatePartitionsResponse.TopicResult[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface CreatePartitionsResponseCreatePartitionsTopicResult {
-  /** Name of the topic. Versions 0-3. */
-  name: string;
-  /** Error code, 0 on success. Versions 0-3. */
-  errorCode: number;
-  /** Error text, or null on success. Versions 0-3, nullable 0+, default null. */
-  errorMessage: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace CreatePartitionsResponse {
+  /** CreatePartitionsTopicResult in the spec. */
+  export interface TopicResult {
+    /** Name of the topic. Versions 0-3. */
+    name: string;
+    /** Error code, 0 on success. Versions 0-3. */
+    errorCode: number;
+    /** Error text, or null on success. Versions 0-3, nullable 0+, default null. */
+    errorMessage: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A CreatePartitionsResponse.TopicResult with every field at its default, overridden by `init`. */
+  export function createTopicResult(init?: Partial<CreatePartitionsResponse.TopicResult>): CreatePartitionsResponse.TopicResult {
+    const m: CreatePartitionsResponse.TopicResult = {
+      name: "",
+      errorCode: 0,
+      errorMessage: null,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const TopicResultSchema: StructSchema = {
+    name: "CreatePartitionsResponse.TopicResult",
+    create: createTopicResult,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
+    ],
+  };
 }
 
 /** A CreatePartitionsResponse with every field at its default, overridden by `init`. */
@@ -31,29 +54,19 @@ export function createCreatePartitionsResponse(init?: Partial<CreatePartitionsRe
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A CreatePartitionsResponseCreatePartitionsTopicResult with every field at its default, overridden by `init`. */
-export function createCreatePartitionsResponseCreatePartitionsTopicResult(init?: Partial<CreatePartitionsResponseCreatePartitionsTopicResult>): CreatePartitionsResponseCreatePartitionsTopicResult {
-  const m: CreatePartitionsResponseCreatePartitionsTopicResult = {
-    name: "",
-    errorCode: 0,
-    errorMessage: null,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readCreatePartitionsResponse_results(r: Reader, v: number): CreatePartitionsResponseCreatePartitionsTopicResult[] {
+function _readCreatePartitionsResponse_results(r: Reader, v: number): CreatePartitionsResponse.TopicResult[] {
   const n = v < 2 ? r.arrayLength(6) : r.compactArrayLength(5);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: CreatePartitionsResponseCreatePartitionsTopicResult[] = [];
-  for (let i = 0; i < n; i++) a.push(_readCreatePartitionsResponseCreatePartitionsTopicResult(r, v));
+  const a: CreatePartitionsResponse.TopicResult[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopicResult(r, v));
   return a;
 }
 
 function _readCreatePartitionsResponse(r: Reader, v: number): CreatePartitionsResponse {
   const _throttleTimeMs: number = r.int32();
-  const _results: CreatePartitionsResponseCreatePartitionsTopicResult[] = _readCreatePartitionsResponse_results(r, v);
+  const _results: CreatePartitionsResponse.TopicResult[] = _readCreatePartitionsResponse_results(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -68,7 +81,7 @@ function _readCreatePartitionsResponse(r: Reader, v: number): CreatePartitionsRe
   return m;
 }
 
-function _readCreatePartitionsResponseCreatePartitionsTopicResult(r: Reader, v: number): CreatePartitionsResponseCreatePartitionsTopicResult {
+function _readTopicResult(r: Reader, v: number): CreatePartitionsResponse.TopicResult {
   const _name: string = v < 2 ? r.string() : r.compactString();
   const _errorCode: number = r.int16();
   const _errorMessage: string | null = v < 2 ? r.nullableString() : r.compactNullableString();
@@ -81,15 +94,15 @@ function _readCreatePartitionsResponseCreatePartitionsTopicResult(r: Reader, v: 
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: CreatePartitionsResponseCreatePartitionsTopicResult = { name: _name, errorCode: _errorCode, errorMessage: _errorMessage };
+  const m: CreatePartitionsResponse.TopicResult = { name: _name, errorCode: _errorCode, errorMessage: _errorMessage };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeCreatePartitionsResponse_results(a: CreatePartitionsResponseCreatePartitionsTopicResult[] | null, v: number): number {
+function _sizeCreatePartitionsResponse_results(a: CreatePartitionsResponse.TopicResult[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeCreatePartitionsResponseCreatePartitionsTopicResult(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopicResult(a[i], v);
   return n;
 }
 
@@ -106,7 +119,7 @@ function _sizeCreatePartitionsResponse(m: CreatePartitionsResponse, v: number): 
   return n;
 }
 
-function _sizeCreatePartitionsResponseCreatePartitionsTopicResult(m: CreatePartitionsResponseCreatePartitionsTopicResult, v: number): number {
+function _sizeTopicResult(m: CreatePartitionsResponse.TopicResult, v: number): number {
   let n = 0;
   if (v < 2) {
     n += sizeOfString(m.name);
@@ -128,7 +141,7 @@ function _sizeCreatePartitionsResponseCreatePartitionsTopicResult(m: CreateParti
   return n;
 }
 
-function _writeCreatePartitionsResponse_results(w: Writer, a: CreatePartitionsResponseCreatePartitionsTopicResult[] | null, v: number): void {
+function _writeCreatePartitionsResponse_results(w: Writer, a: CreatePartitionsResponse.TopicResult[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -142,7 +155,7 @@ function _writeCreatePartitionsResponse_results(w: Writer, a: CreatePartitionsRe
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeCreatePartitionsResponseCreatePartitionsTopicResult(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopicResult(w, a[i], v);
 }
 
 function _writeCreatePartitionsResponse(w: Writer, m: CreatePartitionsResponse, v: number): void {
@@ -155,7 +168,7 @@ function _writeCreatePartitionsResponse(w: Writer, m: CreatePartitionsResponse, 
   }
 }
 
-function _writeCreatePartitionsResponseCreatePartitionsTopicResult(w: Writer, m: CreatePartitionsResponseCreatePartitionsTopicResult, v: number): void {
+function _writeTopicResult(w: Writer, m: CreatePartitionsResponse.TopicResult, v: number): void {
   if (v < 2) {
     w.string(m.name);
   } else {
@@ -174,22 +187,12 @@ function _writeCreatePartitionsResponseCreatePartitionsTopicResult(w: Writer, m:
   }
 }
 
-export const CreatePartitionsResponseCreatePartitionsTopicResultSchema: StructSchema = {
-  name: "CreatePartitionsResponseCreatePartitionsTopicResult",
-  create: createCreatePartitionsResponseCreatePartitionsTopicResult,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
-  ],
-};
-
 export const CreatePartitionsResponseSchema: StructSchema = {
   name: "CreatePartitionsResponse",
   create: createCreatePartitionsResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "results", specName: "Results", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: CreatePartitionsResponseCreatePartitionsTopicResultSchema },
+    { name: "results", specName: "Results", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: CreatePartitionsResponse.TopicResultSchema },
   ],
 };
 

@@ -4,7 +4,7 @@
 import { DecodeError, MessageCodec, NO_KNOWN_TAGS, Reader, SizeTally, StructSchema, TaggedField, UnsupportedVersionError, Writer, badInteger, locateDecodeError, sizeOfCompactString, sizeOfString, sizeOfTagSection, sizeOfUvarint, writeUnknownTags } from '../primitives/index.js';
 export interface CreateTopicsRequest {
   /** Topics to be created. Versions 0-7. */
-  topics: CreateTopicsRequestCreatableTopic[];
+  topics: CreateTopicsRequest.CreatableTopic[];
   /** Milliseconds to wait for the creation before giving up. Versions 0-7, default 60000. */
   timeoutMs: number;
   /** When true, only validate the request; create nothing. Versions 1-7, default false. */
@@ -13,37 +13,99 @@ export interface CreateTopicsRequest {
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface CreateTopicsRequestCreatableTopic {
-  /** Name of the topic. Versions 0-7. */
-  name: string;
-  /** Partition count, or -1 for the broker default or when assignments are given. Versions 0-7. */
-  numPartitions: number;
-  /** Replica count per partition, or -1 for the broker default or when assignments are given. Versions 0-7. */
-  replicationFactor: number;
-  /** Explicit replica placement; empty to let the broker decide. Versions 0-7. */
-  assignments: CreateTopicsRequestCreatableReplicaAssignment[];
-  /** Topic configuration overrides. Versions 0-7. */
-  configs: CreateTopicsRequestCreatableTopicConfig[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace CreateTopicsRequest {
+  export interface CreatableTopic {
+    /** Name of the topic. Versions 0-7. */
+    name: string;
+    /** Partition count, or -1 for the broker default or when assignments are given. Versions 0-7. */
+    numPartitions: number;
+    /** Replica count per partition, or -1 for the broker default or when assignments are given. Versions 0-7. */
+    replicationFactor: number;
+    /** Explicit replica placement; empty to let the broker decide. Versions 0-7. */
+    assignments: CreateTopicsRequest.CreatableReplicaAssignment[];
+    /** Topic configuration overrides. Versions 0-7. */
+    configs: CreateTopicsRequest.CreatableTopicConfig[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface CreateTopicsRequestCreatableReplicaAssignment {
-  /** Partition number. Versions 0-7. */
-  partitionIndex: number;
-  /** Brokers that should host this partition's replicas. Versions 0-7. */
-  brokerIds: number[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  export interface CreatableReplicaAssignment {
+    /** Partition number. Versions 0-7. */
+    partitionIndex: number;
+    /** Brokers that should host this partition's replicas. Versions 0-7. */
+    brokerIds: number[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface CreateTopicsRequestCreatableTopicConfig {
-  /** Config key. Versions 0-7. */
-  name: string;
-  /** Config value. Versions 0-7, nullable 0+. */
-  value: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  export interface CreatableTopicConfig {
+    /** Config key. Versions 0-7. */
+    name: string;
+    /** Config value. Versions 0-7, nullable 0+. */
+    value: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A CreateTopicsRequest.CreatableTopic with every field at its default, overridden by `init`. */
+  export function createCreatableTopic(init?: Partial<CreateTopicsRequest.CreatableTopic>): CreateTopicsRequest.CreatableTopic {
+    const m: CreateTopicsRequest.CreatableTopic = {
+      name: "",
+      numPartitions: 0,
+      replicationFactor: 0,
+      assignments: [],
+      configs: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A CreateTopicsRequest.CreatableReplicaAssignment with every field at its default, overridden by `init`. */
+  export function createCreatableReplicaAssignment(init?: Partial<CreateTopicsRequest.CreatableReplicaAssignment>): CreateTopicsRequest.CreatableReplicaAssignment {
+    const m: CreateTopicsRequest.CreatableReplicaAssignment = {
+      partitionIndex: 0,
+      brokerIds: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A CreateTopicsRequest.CreatableTopicConfig with every field at its default, overridden by `init`. */
+  export function createCreatableTopicConfig(init?: Partial<CreateTopicsRequest.CreatableTopicConfig>): CreateTopicsRequest.CreatableTopicConfig {
+    const m: CreateTopicsRequest.CreatableTopicConfig = {
+      name: "",
+      value: "",
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const CreatableTopicConfigSchema: StructSchema = {
+    name: "CreateTopicsRequest.CreatableTopicConfig",
+    create: createCreatableTopicConfig,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+      { name: "value", specName: "Value", type: "string", array: false, versions: [0, 7], nullableVersions: [0, 32767], taggedVersions: null },
+    ],
+  };
+
+  export const CreatableReplicaAssignmentSchema: StructSchema = {
+    name: "CreateTopicsRequest.CreatableReplicaAssignment",
+    create: createCreatableReplicaAssignment,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+      { name: "brokerIds", specName: "BrokerIds", type: "int32", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const CreatableTopicSchema: StructSchema = {
+    name: "CreateTopicsRequest.CreatableTopic",
+    create: createCreatableTopic,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+      { name: "numPartitions", specName: "NumPartitions", type: "int32", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+      { name: "replicationFactor", specName: "ReplicationFactor", type: "int16", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+      { name: "assignments", specName: "Assignments", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: CreatableReplicaAssignmentSchema },
+      { name: "configs", specName: "Configs", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: CreatableTopicConfigSchema },
+    ],
+  };
 }
 
 /** A CreateTopicsRequest with every field at its default, overridden by `init`. */
@@ -56,48 +118,18 @@ export function createCreateTopicsRequest(init?: Partial<CreateTopicsRequest>): 
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A CreateTopicsRequestCreatableTopic with every field at its default, overridden by `init`. */
-export function createCreateTopicsRequestCreatableTopic(init?: Partial<CreateTopicsRequestCreatableTopic>): CreateTopicsRequestCreatableTopic {
-  const m: CreateTopicsRequestCreatableTopic = {
-    name: "",
-    numPartitions: 0,
-    replicationFactor: 0,
-    assignments: [],
-    configs: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A CreateTopicsRequestCreatableReplicaAssignment with every field at its default, overridden by `init`. */
-export function createCreateTopicsRequestCreatableReplicaAssignment(init?: Partial<CreateTopicsRequestCreatableReplicaAssignment>): CreateTopicsRequestCreatableReplicaAssignment {
-  const m: CreateTopicsRequestCreatableReplicaAssignment = {
-    partitionIndex: 0,
-    brokerIds: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A CreateTopicsRequestCreatableTopicConfig with every field at its default, overridden by `init`. */
-export function createCreateTopicsRequestCreatableTopicConfig(init?: Partial<CreateTopicsRequestCreatableTopicConfig>): CreateTopicsRequestCreatableTopicConfig {
-  const m: CreateTopicsRequestCreatableTopicConfig = {
-    name: "",
-    value: "",
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readCreateTopicsRequest_topics(r: Reader, v: number): CreateTopicsRequestCreatableTopic[] {
+function _readCreateTopicsRequest_topics(r: Reader, v: number): CreateTopicsRequest.CreatableTopic[] {
   const n = v < 5 ? r.arrayLength(16) : r.compactArrayLength(10);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: CreateTopicsRequestCreatableTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readCreateTopicsRequestCreatableTopic(r, v));
+  const a: CreateTopicsRequest.CreatableTopic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readCreatableTopic(r, v));
   return a;
 }
 
 function _readCreateTopicsRequest(r: Reader, v: number): CreateTopicsRequest {
-  const _topics: CreateTopicsRequestCreatableTopic[] = _readCreateTopicsRequest_topics(r, v);
+  const _topics: CreateTopicsRequest.CreatableTopic[] = _readCreateTopicsRequest_topics(r, v);
   const _timeoutMs: number = r.int32();
   const _validateOnly: boolean = v < 1 ? false : r.bool();
   let _unknown: TaggedField[] | undefined;
@@ -114,32 +146,32 @@ function _readCreateTopicsRequest(r: Reader, v: number): CreateTopicsRequest {
   return m;
 }
 
-function _readCreateTopicsRequestCreatableTopic_assignments(r: Reader, v: number): CreateTopicsRequestCreatableReplicaAssignment[] {
+function _readCreatableTopic_assignments(r: Reader, v: number): CreateTopicsRequest.CreatableReplicaAssignment[] {
   const n = v < 5 ? r.arrayLength(8) : r.compactArrayLength(6);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: CreateTopicsRequestCreatableReplicaAssignment[] = [];
-  for (let i = 0; i < n; i++) a.push(_readCreateTopicsRequestCreatableReplicaAssignment(r, v));
+  const a: CreateTopicsRequest.CreatableReplicaAssignment[] = [];
+  for (let i = 0; i < n; i++) a.push(_readCreatableReplicaAssignment(r, v));
   return a;
 }
 
-function _readCreateTopicsRequestCreatableTopic_configs(r: Reader, v: number): CreateTopicsRequestCreatableTopicConfig[] {
+function _readCreatableTopic_configs(r: Reader, v: number): CreateTopicsRequest.CreatableTopicConfig[] {
   const n = v < 5 ? r.arrayLength(4) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: CreateTopicsRequestCreatableTopicConfig[] = [];
-  for (let i = 0; i < n; i++) a.push(_readCreateTopicsRequestCreatableTopicConfig(r, v));
+  const a: CreateTopicsRequest.CreatableTopicConfig[] = [];
+  for (let i = 0; i < n; i++) a.push(_readCreatableTopicConfig(r, v));
   return a;
 }
 
-function _readCreateTopicsRequestCreatableTopic(r: Reader, v: number): CreateTopicsRequestCreatableTopic {
+function _readCreatableTopic(r: Reader, v: number): CreateTopicsRequest.CreatableTopic {
   const _name: string = v < 5 ? r.string() : r.compactString();
   const _numPartitions: number = r.int32();
   const _replicationFactor: number = r.int16();
-  const _assignments: CreateTopicsRequestCreatableReplicaAssignment[] = _readCreateTopicsRequestCreatableTopic_assignments(r, v);
-  const _configs: CreateTopicsRequestCreatableTopicConfig[] = _readCreateTopicsRequestCreatableTopic_configs(r, v);
+  const _assignments: CreateTopicsRequest.CreatableReplicaAssignment[] = _readCreatableTopic_assignments(r, v);
+  const _configs: CreateTopicsRequest.CreatableTopicConfig[] = _readCreatableTopic_configs(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 5) {
     const count = r.uvarint();
@@ -149,12 +181,12 @@ function _readCreateTopicsRequestCreatableTopic(r: Reader, v: number): CreateTop
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: CreateTopicsRequestCreatableTopic = { name: _name, numPartitions: _numPartitions, replicationFactor: _replicationFactor, assignments: _assignments, configs: _configs };
+  const m: CreateTopicsRequest.CreatableTopic = { name: _name, numPartitions: _numPartitions, replicationFactor: _replicationFactor, assignments: _assignments, configs: _configs };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readCreateTopicsRequestCreatableReplicaAssignment_brokerIds(r: Reader, v: number): number[] {
+function _readCreatableReplicaAssignment_brokerIds(r: Reader, v: number): number[] {
   const n = v < 5 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
@@ -164,9 +196,9 @@ function _readCreateTopicsRequestCreatableReplicaAssignment_brokerIds(r: Reader,
   return a;
 }
 
-function _readCreateTopicsRequestCreatableReplicaAssignment(r: Reader, v: number): CreateTopicsRequestCreatableReplicaAssignment {
+function _readCreatableReplicaAssignment(r: Reader, v: number): CreateTopicsRequest.CreatableReplicaAssignment {
   const _partitionIndex: number = r.int32();
-  const _brokerIds: number[] = _readCreateTopicsRequestCreatableReplicaAssignment_brokerIds(r, v);
+  const _brokerIds: number[] = _readCreatableReplicaAssignment_brokerIds(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 5) {
     const count = r.uvarint();
@@ -176,12 +208,12 @@ function _readCreateTopicsRequestCreatableReplicaAssignment(r: Reader, v: number
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: CreateTopicsRequestCreatableReplicaAssignment = { partitionIndex: _partitionIndex, brokerIds: _brokerIds };
+  const m: CreateTopicsRequest.CreatableReplicaAssignment = { partitionIndex: _partitionIndex, brokerIds: _brokerIds };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readCreateTopicsRequestCreatableTopicConfig(r: Reader, v: number): CreateTopicsRequestCreatableTopicConfig {
+function _readCreatableTopicConfig(r: Reader, v: number): CreateTopicsRequest.CreatableTopicConfig {
   const _name: string = v < 5 ? r.string() : r.compactString();
   const _value: string | null = v < 5 ? r.nullableString() : r.compactNullableString();
   let _unknown: TaggedField[] | undefined;
@@ -193,15 +225,15 @@ function _readCreateTopicsRequestCreatableTopicConfig(r: Reader, v: number): Cre
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: CreateTopicsRequestCreatableTopicConfig = { name: _name, value: _value };
+  const m: CreateTopicsRequest.CreatableTopicConfig = { name: _name, value: _value };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeCreateTopicsRequest_topics(a: CreateTopicsRequestCreatableTopic[] | null, v: number): number {
+function _sizeCreateTopicsRequest_topics(a: CreateTopicsRequest.CreatableTopic[] | null, v: number): number {
   if (a === null) return v < 5 ? 4 : 1;
   let n = v < 5 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeCreateTopicsRequestCreatableTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeCreatableTopic(a[i], v);
   return n;
 }
 
@@ -223,21 +255,21 @@ function _sizeCreateTopicsRequest(m: CreateTopicsRequest, v: number): number {
   return n;
 }
 
-function _sizeCreateTopicsRequestCreatableTopic_assignments(a: CreateTopicsRequestCreatableReplicaAssignment[] | null, v: number): number {
+function _sizeCreatableTopic_assignments(a: CreateTopicsRequest.CreatableReplicaAssignment[] | null, v: number): number {
   if (a === null) return v < 5 ? 4 : 1;
   let n = v < 5 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeCreateTopicsRequestCreatableReplicaAssignment(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeCreatableReplicaAssignment(a[i], v);
   return n;
 }
 
-function _sizeCreateTopicsRequestCreatableTopic_configs(a: CreateTopicsRequestCreatableTopicConfig[] | null, v: number): number {
+function _sizeCreatableTopic_configs(a: CreateTopicsRequest.CreatableTopicConfig[] | null, v: number): number {
   if (a === null) return v < 5 ? 4 : 1;
   let n = v < 5 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeCreateTopicsRequestCreatableTopicConfig(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeCreatableTopicConfig(a[i], v);
   return n;
 }
 
-function _sizeCreateTopicsRequestCreatableTopic(m: CreateTopicsRequestCreatableTopic, v: number): number {
+function _sizeCreatableTopic(m: CreateTopicsRequest.CreatableTopic, v: number): number {
   let n = 0;
   if (v < 5) {
     n += sizeOfString(m.name);
@@ -248,8 +280,8 @@ function _sizeCreateTopicsRequestCreatableTopic(m: CreateTopicsRequestCreatableT
   n += 4;
   if (((m.replicationFactor << 16) >> 16) !== m.replicationFactor) throw badInteger("ReplicationFactor", 'int16', m.replicationFactor);
   n += 2;
-  n += _sizeCreateTopicsRequestCreatableTopic_assignments(m.assignments, v);
-  n += _sizeCreateTopicsRequestCreatableTopic_configs(m.configs, v);
+  n += _sizeCreatableTopic_assignments(m.assignments, v);
+  n += _sizeCreatableTopic_configs(m.configs, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 5) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of CreateTopicsRequest does not support them.`);
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
@@ -258,7 +290,7 @@ function _sizeCreateTopicsRequestCreatableTopic(m: CreateTopicsRequestCreatableT
   return n;
 }
 
-function _sizeCreateTopicsRequestCreatableReplicaAssignment_brokerIds(a: number[] | null, v: number): number {
+function _sizeCreatableReplicaAssignment_brokerIds(a: number[] | null, v: number): number {
   if (a === null) return v < 5 ? 4 : 1;
   let n = v < 5 ? 4 : sizeOfUvarint(a.length + 1);
   for (let i = 0; i < a.length; i++) if ((a[i] | 0) !== a[i]) throw badInteger("BrokerIds", 'int32', a[i]);
@@ -266,11 +298,11 @@ function _sizeCreateTopicsRequestCreatableReplicaAssignment_brokerIds(a: number[
   return n;
 }
 
-function _sizeCreateTopicsRequestCreatableReplicaAssignment(m: CreateTopicsRequestCreatableReplicaAssignment, v: number): number {
+function _sizeCreatableReplicaAssignment(m: CreateTopicsRequest.CreatableReplicaAssignment, v: number): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
-  n += _sizeCreateTopicsRequestCreatableReplicaAssignment_brokerIds(m.brokerIds, v);
+  n += _sizeCreatableReplicaAssignment_brokerIds(m.brokerIds, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 5) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of CreateTopicsRequest does not support them.`);
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
@@ -279,7 +311,7 @@ function _sizeCreateTopicsRequestCreatableReplicaAssignment(m: CreateTopicsReque
   return n;
 }
 
-function _sizeCreateTopicsRequestCreatableTopicConfig(m: CreateTopicsRequestCreatableTopicConfig, v: number): number {
+function _sizeCreatableTopicConfig(m: CreateTopicsRequest.CreatableTopicConfig, v: number): number {
   let n = 0;
   if (v < 5) {
     n += sizeOfString(m.name);
@@ -299,7 +331,7 @@ function _sizeCreateTopicsRequestCreatableTopicConfig(m: CreateTopicsRequestCrea
   return n;
 }
 
-function _writeCreateTopicsRequest_topics(w: Writer, a: CreateTopicsRequestCreatableTopic[] | null, v: number): void {
+function _writeCreateTopicsRequest_topics(w: Writer, a: CreateTopicsRequest.CreatableTopic[] | null, v: number): void {
   if (a === null) {
     if (v < 5) {
       w.int32(-1);
@@ -313,7 +345,7 @@ function _writeCreateTopicsRequest_topics(w: Writer, a: CreateTopicsRequestCreat
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeCreateTopicsRequestCreatableTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeCreatableTopic(w, a[i], v);
 }
 
 function _writeCreateTopicsRequest(w: Writer, m: CreateTopicsRequest, v: number): void {
@@ -329,7 +361,7 @@ function _writeCreateTopicsRequest(w: Writer, m: CreateTopicsRequest, v: number)
   }
 }
 
-function _writeCreateTopicsRequestCreatableTopic_assignments(w: Writer, a: CreateTopicsRequestCreatableReplicaAssignment[] | null, v: number): void {
+function _writeCreatableTopic_assignments(w: Writer, a: CreateTopicsRequest.CreatableReplicaAssignment[] | null, v: number): void {
   if (a === null) {
     if (v < 5) {
       w.int32(-1);
@@ -343,10 +375,10 @@ function _writeCreateTopicsRequestCreatableTopic_assignments(w: Writer, a: Creat
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeCreateTopicsRequestCreatableReplicaAssignment(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeCreatableReplicaAssignment(w, a[i], v);
 }
 
-function _writeCreateTopicsRequestCreatableTopic_configs(w: Writer, a: CreateTopicsRequestCreatableTopicConfig[] | null, v: number): void {
+function _writeCreatableTopic_configs(w: Writer, a: CreateTopicsRequest.CreatableTopicConfig[] | null, v: number): void {
   if (a === null) {
     if (v < 5) {
       w.int32(-1);
@@ -360,10 +392,10 @@ function _writeCreateTopicsRequestCreatableTopic_configs(w: Writer, a: CreateTop
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeCreateTopicsRequestCreatableTopicConfig(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeCreatableTopicConfig(w, a[i], v);
 }
 
-function _writeCreateTopicsRequestCreatableTopic(w: Writer, m: CreateTopicsRequestCreatableTopic, v: number): void {
+function _writeCreatableTopic(w: Writer, m: CreateTopicsRequest.CreatableTopic, v: number): void {
   if (v < 5) {
     w.string(m.name);
   } else {
@@ -371,8 +403,8 @@ function _writeCreateTopicsRequestCreatableTopic(w: Writer, m: CreateTopicsReque
   }
   w.int32(m.numPartitions);
   w.int16(m.replicationFactor);
-  _writeCreateTopicsRequestCreatableTopic_assignments(w, m.assignments, v);
-  _writeCreateTopicsRequestCreatableTopic_configs(w, m.configs, v);
+  _writeCreatableTopic_assignments(w, m.assignments, v);
+  _writeCreatableTopic_configs(w, m.configs, v);
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -380,7 +412,7 @@ function _writeCreateTopicsRequestCreatableTopic(w: Writer, m: CreateTopicsReque
   }
 }
 
-function _writeCreateTopicsRequestCreatableReplicaAssignment_brokerIds(w: Writer, a: number[] | null, v: number): void {
+function _writeCreatableReplicaAssignment_brokerIds(w: Writer, a: number[] | null, v: number): void {
   if (a === null) {
     if (v < 5) {
       w.int32(-1);
@@ -399,9 +431,9 @@ function _writeCreateTopicsRequestCreatableReplicaAssignment_brokerIds(w: Writer
   }
 }
 
-function _writeCreateTopicsRequestCreatableReplicaAssignment(w: Writer, m: CreateTopicsRequestCreatableReplicaAssignment, v: number): void {
+function _writeCreatableReplicaAssignment(w: Writer, m: CreateTopicsRequest.CreatableReplicaAssignment, v: number): void {
   w.int32(m.partitionIndex);
-  _writeCreateTopicsRequestCreatableReplicaAssignment_brokerIds(w, m.brokerIds, v);
+  _writeCreatableReplicaAssignment_brokerIds(w, m.brokerIds, v);
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -409,7 +441,7 @@ function _writeCreateTopicsRequestCreatableReplicaAssignment(w: Writer, m: Creat
   }
 }
 
-function _writeCreateTopicsRequestCreatableTopicConfig(w: Writer, m: CreateTopicsRequestCreatableTopicConfig, v: number): void {
+function _writeCreatableTopicConfig(w: Writer, m: CreateTopicsRequest.CreatableTopicConfig, v: number): void {
   if (v < 5) {
     w.string(m.name);
   } else {
@@ -427,41 +459,11 @@ function _writeCreateTopicsRequestCreatableTopicConfig(w: Writer, m: CreateTopic
   }
 }
 
-export const CreateTopicsRequestCreatableTopicConfigSchema: StructSchema = {
-  name: "CreateTopicsRequestCreatableTopicConfig",
-  create: createCreateTopicsRequestCreatableTopicConfig,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "value", specName: "Value", type: "string", array: false, versions: [0, 7], nullableVersions: [0, 32767], taggedVersions: null },
-  ],
-};
-
-export const CreateTopicsRequestCreatableReplicaAssignmentSchema: StructSchema = {
-  name: "CreateTopicsRequestCreatableReplicaAssignment",
-  create: createCreateTopicsRequestCreatableReplicaAssignment,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "brokerIds", specName: "BrokerIds", type: "int32", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const CreateTopicsRequestCreatableTopicSchema: StructSchema = {
-  name: "CreateTopicsRequestCreatableTopic",
-  create: createCreateTopicsRequestCreatableTopic,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "numPartitions", specName: "NumPartitions", type: "int32", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "replicationFactor", specName: "ReplicationFactor", type: "int16", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "assignments", specName: "Assignments", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: CreateTopicsRequestCreatableReplicaAssignmentSchema },
-    { name: "configs", specName: "Configs", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: CreateTopicsRequestCreatableTopicConfigSchema },
-  ],
-};
-
 export const CreateTopicsRequestSchema: StructSchema = {
   name: "CreateTopicsRequest",
   create: createCreateTopicsRequest,
   fields: [
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: CreateTopicsRequestCreatableTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: CreateTopicsRequest.CreatableTopicSchema },
     { name: "timeoutMs", specName: "timeoutMs", type: "int32", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
     { name: "validateOnly", specName: "validateOnly", type: "bool", array: false, versions: [1, 7], nullableVersions: null, taggedVersions: null },
   ],

@@ -6,45 +6,101 @@ export interface CreateTopicsResponse {
   /** Milliseconds the request was throttled for because of a quota, or 0. Versions 2-7, ignorable. */
   throttleTimeMs: number;
   /** Outcome for each requested topic. Versions 0-7. */
-  topics: CreateTopicsResponseCreatableTopicResult[];
+  topics: CreateTopicsResponse.CreatableTopicResult[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface CreateTopicsResponseCreatableTopicResult {
-  /** Name of the topic. Versions 0-7. */
-  name: string;
-  /** Id assigned to the new topic. Versions 7, ignorable. */
-  topicId: string;
-  /** Error code, 0 on success. Versions 0-7. */
-  errorCode: number;
-  /** Error text, or null on success. Versions 1-7, nullable 0+, ignorable. */
-  errorMessage: string | null;
-  /** Error code explaining why the topic configs are not returned, if they are not. Versions 5-7, tag 0 in 5+, ignorable. */
-  topicConfigErrorCode: number;
-  /** Partition count of the topic. Versions 5-7, default -1, ignorable. */
-  numPartitions: number;
-  /** Replication factor of the topic. Versions 5-7, default -1, ignorable. */
-  replicationFactor: number;
-  /** Effective configuration of the topic. Versions 5-7, nullable 5+, ignorable. */
-  configs: CreateTopicsResponseCreatableTopicConfigs[] | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace CreateTopicsResponse {
+  export interface CreatableTopicResult {
+    /** Name of the topic. Versions 0-7. */
+    name: string;
+    /** Id assigned to the new topic. Versions 7, ignorable. */
+    topicId: string;
+    /** Error code, 0 on success. Versions 0-7. */
+    errorCode: number;
+    /** Error text, or null on success. Versions 1-7, nullable 0+, ignorable. */
+    errorMessage: string | null;
+    /** Error code explaining why the topic configs are not returned, if they are not. Versions 5-7, tag 0 in 5+, ignorable. */
+    topicConfigErrorCode: number;
+    /** Partition count of the topic. Versions 5-7, default -1, ignorable. */
+    numPartitions: number;
+    /** Replication factor of the topic. Versions 5-7, default -1, ignorable. */
+    replicationFactor: number;
+    /** Effective configuration of the topic. Versions 5-7, nullable 5+, ignorable. */
+    configs: CreateTopicsResponse.CreatableTopicConfigs[] | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface CreateTopicsResponseCreatableTopicConfigs {
-  /** Config key. Versions 5-7. */
-  name: string;
-  /** Config value. Versions 5-7, nullable 5+. */
-  value: string | null;
-  /** Whether the config cannot be changed. Versions 5-7. */
-  readOnly: boolean;
-  /** Where the config value comes from. Versions 5-7, default -1, ignorable. */
-  configSource: number;
-  /** Whether the config holds a sensitive value. Versions 5-7. */
-  isSensitive: boolean;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  export interface CreatableTopicConfigs {
+    /** Config key. Versions 5-7. */
+    name: string;
+    /** Config value. Versions 5-7, nullable 5+. */
+    value: string | null;
+    /** Whether the config cannot be changed. Versions 5-7. */
+    readOnly: boolean;
+    /** Where the config value comes from. Versions 5-7, default -1, ignorable. */
+    configSource: number;
+    /** Whether the config holds a sensitive value. Versions 5-7. */
+    isSensitive: boolean;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A CreateTopicsResponse.CreatableTopicResult with every field at its default, overridden by `init`. */
+  export function createCreatableTopicResult(init?: Partial<CreateTopicsResponse.CreatableTopicResult>): CreateTopicsResponse.CreatableTopicResult {
+    const m: CreateTopicsResponse.CreatableTopicResult = {
+      name: "",
+      topicId: "AAAAAAAAAAAAAAAAAAAAAA",
+      errorCode: 0,
+      errorMessage: "",
+      topicConfigErrorCode: 0,
+      numPartitions: -1,
+      replicationFactor: -1,
+      configs: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A CreateTopicsResponse.CreatableTopicConfigs with every field at its default, overridden by `init`. */
+  export function createCreatableTopicConfigs(init?: Partial<CreateTopicsResponse.CreatableTopicConfigs>): CreateTopicsResponse.CreatableTopicConfigs {
+    const m: CreateTopicsResponse.CreatableTopicConfigs = {
+      name: "",
+      value: "",
+      readOnly: false,
+      configSource: -1,
+      isSensitive: false,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const CreatableTopicConfigsSchema: StructSchema = {
+    name: "CreateTopicsResponse.CreatableTopicConfigs",
+    create: createCreatableTopicConfigs,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null },
+      { name: "value", specName: "Value", type: "string", array: false, versions: [5, 7], nullableVersions: [5, 32767], taggedVersions: null },
+      { name: "readOnly", specName: "ReadOnly", type: "bool", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null },
+      { name: "configSource", specName: "ConfigSource", type: "int8", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "isSensitive", specName: "IsSensitive", type: "bool", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const CreatableTopicResultSchema: StructSchema = {
+    name: "CreateTopicsResponse.CreatableTopicResult",
+    create: createCreatableTopicResult,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+      { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [7, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+      { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [1, 7], nullableVersions: [0, 32767], taggedVersions: null, ignorable: true },
+      { name: "topicConfigErrorCode", specName: "TopicConfigErrorCode", type: "int16", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: [5, 32767], tag: 0, ignorable: true },
+      { name: "numPartitions", specName: "NumPartitions", type: "int32", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "replicationFactor", specName: "ReplicationFactor", type: "int16", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "configs", specName: "Configs", type: "struct", array: true, versions: [5, 7], nullableVersions: [5, 32767], taggedVersions: null, ignorable: true, struct: CreatableTopicConfigsSchema },
+    ],
+  };
 }
 
 /** A CreateTopicsResponse with every field at its default, overridden by `init`. */
@@ -56,46 +112,19 @@ export function createCreateTopicsResponse(init?: Partial<CreateTopicsResponse>)
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A CreateTopicsResponseCreatableTopicResult with every field at its default, overridden by `init`. */
-export function createCreateTopicsResponseCreatableTopicResult(init?: Partial<CreateTopicsResponseCreatableTopicResult>): CreateTopicsResponseCreatableTopicResult {
-  const m: CreateTopicsResponseCreatableTopicResult = {
-    name: "",
-    topicId: "AAAAAAAAAAAAAAAAAAAAAA",
-    errorCode: 0,
-    errorMessage: "",
-    topicConfigErrorCode: 0,
-    numPartitions: -1,
-    replicationFactor: -1,
-    configs: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A CreateTopicsResponseCreatableTopicConfigs with every field at its default, overridden by `init`. */
-export function createCreateTopicsResponseCreatableTopicConfigs(init?: Partial<CreateTopicsResponseCreatableTopicConfigs>): CreateTopicsResponseCreatableTopicConfigs {
-  const m: CreateTopicsResponseCreatableTopicConfigs = {
-    name: "",
-    value: "",
-    readOnly: false,
-    configSource: -1,
-    isSensitive: false,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readCreateTopicsResponse_topics(r: Reader, v: number): CreateTopicsResponseCreatableTopicResult[] {
+function _readCreateTopicsResponse_topics(r: Reader, v: number): CreateTopicsResponse.CreatableTopicResult[] {
   const n = v < 5 ? r.arrayLength(4) : r.compactArrayLength(12);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: CreateTopicsResponseCreatableTopicResult[] = [];
-  for (let i = 0; i < n; i++) a.push(_readCreateTopicsResponseCreatableTopicResult(r, v));
+  const a: CreateTopicsResponse.CreatableTopicResult[] = [];
+  for (let i = 0; i < n; i++) a.push(_readCreatableTopicResult(r, v));
   return a;
 }
 
 function _readCreateTopicsResponse(r: Reader, v: number): CreateTopicsResponse {
   const _throttleTimeMs: number = v < 2 ? 0 : r.int32();
-  const _topics: CreateTopicsResponseCreatableTopicResult[] = _readCreateTopicsResponse_topics(r, v);
+  const _topics: CreateTopicsResponse.CreatableTopicResult[] = _readCreateTopicsResponse_topics(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 5) {
     const count = r.uvarint();
@@ -110,17 +139,17 @@ function _readCreateTopicsResponse(r: Reader, v: number): CreateTopicsResponse {
   return m;
 }
 
-function _readCreateTopicsResponseCreatableTopicResult_configs(r: Reader, v: number): CreateTopicsResponseCreatableTopicConfigs[] | null {
+function _readCreatableTopicResult_configs(r: Reader, v: number): CreateTopicsResponse.CreatableTopicConfigs[] | null {
   const n = r.compactArrayLength(6);
   if (n < 0) {
     return null;
   }
-  const a: CreateTopicsResponseCreatableTopicConfigs[] = [];
-  for (let i = 0; i < n; i++) a.push(_readCreateTopicsResponseCreatableTopicConfigs(r, v));
+  const a: CreateTopicsResponse.CreatableTopicConfigs[] = [];
+  for (let i = 0; i < n; i++) a.push(_readCreatableTopicConfigs(r, v));
   return a;
 }
 
-function _readCreateTopicsResponseCreatableTopicResult(r: Reader, v: number): CreateTopicsResponseCreatableTopicResult {
+function _readCreatableTopicResult(r: Reader, v: number): CreateTopicsResponse.CreatableTopicResult {
   const _name: string = v < 5 ? r.string() : r.compactString();
   const _topicId: string = v < 7 ? "AAAAAAAAAAAAAAAAAAAAAA" : r.uuid();
   const _errorCode: number = r.int16();
@@ -128,7 +157,7 @@ function _readCreateTopicsResponseCreatableTopicResult(r: Reader, v: number): Cr
   let _topicConfigErrorCode: number = 0;
   const _numPartitions: number = v < 5 ? -1 : r.int32();
   const _replicationFactor: number = v < 5 ? -1 : r.int16();
-  const _configs: CreateTopicsResponseCreatableTopicConfigs[] | null = v < 5 ? [] : _readCreateTopicsResponseCreatableTopicResult_configs(r, v);
+  const _configs: CreateTopicsResponse.CreatableTopicConfigs[] | null = v < 5 ? [] : _readCreatableTopicResult_configs(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 5) {
     const count = r.uvarint();
@@ -147,12 +176,12 @@ function _readCreateTopicsResponseCreatableTopicResult(r: Reader, v: number): Cr
       }
     }
   }
-  const m: CreateTopicsResponseCreatableTopicResult = { name: _name, topicId: _topicId, errorCode: _errorCode, errorMessage: _errorMessage, topicConfigErrorCode: _topicConfigErrorCode, numPartitions: _numPartitions, replicationFactor: _replicationFactor, configs: _configs };
+  const m: CreateTopicsResponse.CreatableTopicResult = { name: _name, topicId: _topicId, errorCode: _errorCode, errorMessage: _errorMessage, topicConfigErrorCode: _topicConfigErrorCode, numPartitions: _numPartitions, replicationFactor: _replicationFactor, configs: _configs };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readCreateTopicsResponseCreatableTopicConfigs(r: Reader, v: number): CreateTopicsResponseCreatableTopicConfigs {
+function _readCreatableTopicConfigs(r: Reader, v: number): CreateTopicsResponse.CreatableTopicConfigs {
   const _name: string = r.compactString();
   const _value: string | null = r.compactNullableString();
   const _readOnly: boolean = r.bool();
@@ -165,15 +194,15 @@ function _readCreateTopicsResponseCreatableTopicConfigs(r: Reader, v: number): C
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: CreateTopicsResponseCreatableTopicConfigs = { name: _name, value: _value, readOnly: _readOnly, configSource: _configSource, isSensitive: _isSensitive };
+  const m: CreateTopicsResponse.CreatableTopicConfigs = { name: _name, value: _value, readOnly: _readOnly, configSource: _configSource, isSensitive: _isSensitive };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeCreateTopicsResponse_topics(a: CreateTopicsResponseCreatableTopicResult[] | null, v: number): number {
+function _sizeCreateTopicsResponse_topics(a: CreateTopicsResponse.CreatableTopicResult[] | null, v: number): number {
   if (a === null) return v < 5 ? 4 : 1;
   let n = v < 5 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeCreateTopicsResponseCreatableTopicResult(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeCreatableTopicResult(a[i], v);
   return n;
 }
 
@@ -192,14 +221,14 @@ function _sizeCreateTopicsResponse(m: CreateTopicsResponse, v: number): number {
   return n;
 }
 
-function _sizeCreateTopicsResponseCreatableTopicResult_configs(a: CreateTopicsResponseCreatableTopicConfigs[] | null, v: number): number {
+function _sizeCreatableTopicResult_configs(a: CreateTopicsResponse.CreatableTopicConfigs[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeCreateTopicsResponseCreatableTopicConfigs(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeCreatableTopicConfigs(a[i], v);
   return n;
 }
 
-function _sizeCreateTopicsResponseCreatableTopicResult(m: CreateTopicsResponseCreatableTopicResult, v: number): number {
+function _sizeCreatableTopicResult(m: CreateTopicsResponse.CreatableTopicResult, v: number): number {
   let n = 0;
   if (v < 5) {
     n += sizeOfString(m.name);
@@ -225,7 +254,7 @@ function _sizeCreateTopicsResponseCreatableTopicResult(m: CreateTopicsResponseCr
     n += 2;
   }
   if (v >= 5) {
-    n += _sizeCreateTopicsResponseCreatableTopicResult_configs(m.configs, v);
+    n += _sizeCreatableTopicResult_configs(m.configs, v);
   }
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 5) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of CreateTopicsResponse does not support them.`);
   if (v >= 5) {
@@ -243,7 +272,7 @@ function _sizeCreateTopicsResponseCreatableTopicResult(m: CreateTopicsResponseCr
   return n;
 }
 
-function _sizeCreateTopicsResponseCreatableTopicConfigs(m: CreateTopicsResponseCreatableTopicConfigs, v: number): number {
+function _sizeCreatableTopicConfigs(m: CreateTopicsResponse.CreatableTopicConfigs, v: number): number {
   let n = 0;
   n += sizeOfCompactString(m.name);
   n += sizeOfCompactString(m.value);
@@ -256,7 +285,7 @@ function _sizeCreateTopicsResponseCreatableTopicConfigs(m: CreateTopicsResponseC
   return n;
 }
 
-function _writeCreateTopicsResponse_topics(w: Writer, a: CreateTopicsResponseCreatableTopicResult[] | null, v: number): void {
+function _writeCreateTopicsResponse_topics(w: Writer, a: CreateTopicsResponse.CreatableTopicResult[] | null, v: number): void {
   if (a === null) {
     if (v < 5) {
       w.int32(-1);
@@ -270,7 +299,7 @@ function _writeCreateTopicsResponse_topics(w: Writer, a: CreateTopicsResponseCre
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeCreateTopicsResponseCreatableTopicResult(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeCreatableTopicResult(w, a[i], v);
 }
 
 function _writeCreateTopicsResponse(w: Writer, m: CreateTopicsResponse, v: number): void {
@@ -285,16 +314,16 @@ function _writeCreateTopicsResponse(w: Writer, m: CreateTopicsResponse, v: numbe
   }
 }
 
-function _writeCreateTopicsResponseCreatableTopicResult_configs(w: Writer, a: CreateTopicsResponseCreatableTopicConfigs[] | null, v: number): void {
+function _writeCreatableTopicResult_configs(w: Writer, a: CreateTopicsResponse.CreatableTopicConfigs[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeCreateTopicsResponseCreatableTopicConfigs(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeCreatableTopicConfigs(w, a[i], v);
 }
 
-function _writeCreateTopicsResponseCreatableTopicResult(w: Writer, m: CreateTopicsResponseCreatableTopicResult, v: number): void {
+function _writeCreatableTopicResult(w: Writer, m: CreateTopicsResponse.CreatableTopicResult, v: number): void {
   if (v < 5) {
     w.string(m.name);
   } else {
@@ -316,7 +345,7 @@ function _writeCreateTopicsResponseCreatableTopicResult(w: Writer, m: CreateTopi
     w.int16(m.replicationFactor);
   }
   if (v >= 5) {
-    _writeCreateTopicsResponseCreatableTopicResult_configs(w, m.configs, v);
+    _writeCreatableTopicResult_configs(w, m.configs, v);
   }
   if (v >= 5) {
     const unknown = m.unknownTaggedFields;
@@ -333,7 +362,7 @@ function _writeCreateTopicsResponseCreatableTopicResult(w: Writer, m: CreateTopi
   }
 }
 
-function _writeCreateTopicsResponseCreatableTopicConfigs(w: Writer, m: CreateTopicsResponseCreatableTopicConfigs, v: number): void {
+function _writeCreatableTopicConfigs(w: Writer, m: CreateTopicsResponse.CreatableTopicConfigs, v: number): void {
   w.compactString(m.name);
   w.compactString(m.value);
   w.bool(m.readOnly);
@@ -344,39 +373,12 @@ function _writeCreateTopicsResponseCreatableTopicConfigs(w: Writer, m: CreateTop
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-export const CreateTopicsResponseCreatableTopicConfigsSchema: StructSchema = {
-  name: "CreateTopicsResponseCreatableTopicConfigs",
-  create: createCreateTopicsResponseCreatableTopicConfigs,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null },
-    { name: "value", specName: "Value", type: "string", array: false, versions: [5, 7], nullableVersions: [5, 32767], taggedVersions: null },
-    { name: "readOnly", specName: "ReadOnly", type: "bool", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null },
-    { name: "configSource", specName: "ConfigSource", type: "int8", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "isSensitive", specName: "IsSensitive", type: "bool", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const CreateTopicsResponseCreatableTopicResultSchema: StructSchema = {
-  name: "CreateTopicsResponseCreatableTopicResult",
-  create: createCreateTopicsResponseCreatableTopicResult,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [7, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [1, 7], nullableVersions: [0, 32767], taggedVersions: null, ignorable: true },
-    { name: "topicConfigErrorCode", specName: "TopicConfigErrorCode", type: "int16", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: [5, 32767], tag: 0, ignorable: true },
-    { name: "numPartitions", specName: "NumPartitions", type: "int32", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "replicationFactor", specName: "ReplicationFactor", type: "int16", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "configs", specName: "Configs", type: "struct", array: true, versions: [5, 7], nullableVersions: [5, 32767], taggedVersions: null, ignorable: true, struct: CreateTopicsResponseCreatableTopicConfigsSchema },
-  ],
-};
-
 export const CreateTopicsResponseSchema: StructSchema = {
   name: "CreateTopicsResponse",
   create: createCreateTopicsResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [2, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: CreateTopicsResponseCreatableTopicResultSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: CreateTopicsResponse.CreatableTopicResultSchema },
   ],
 };
 

@@ -4,28 +4,59 @@
 import { DecodeError, MessageCodec, NO_KNOWN_TAGS, Reader, SizeTally, StructSchema, TaggedField, UnsupportedVersionError, Writer, badInteger, locateDecodeError, sizeOfCompactString, sizeOfString, sizeOfTagSection, sizeOfUvarint, writeUnknownTags } from '../primitives/index.js';
 export interface DeleteAclsRequest {
   /** Filters selecting the ACLs to delete. Versions 0-3. */
-  filters: DeleteAclsRequestDeleteAclsFilter[];
+  filters: DeleteAclsRequest.Filter[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DeleteAclsRequestDeleteAclsFilter {
-  /** Resource type to match (1 = any). Versions 0-3. */
-  resourceTypeFilter: number;
-  /** Resource name to match, or null for every name. Versions 0-3, nullable 0+. */
-  resourceNameFilter: string | null;
-  /** Resource pattern type to match (1 = any, 2 = match, 3 = literal, 4 = prefixed); literal before v1. Versions 1-3, default 3. */
-  patternTypeFilter: number;
-  /** Principal to match, or null for every principal. Versions 0-3, nullable 0+. */
-  principalFilter: string | null;
-  /** Host to match, or null for every host. Versions 0-3, nullable 0+. */
-  hostFilter: string | null;
-  /** Operation to match (1 = any). Versions 0-3. */
-  operation: number;
-  /** Permission type to match (1 = any). Versions 0-3. */
-  permissionType: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace DeleteAclsRequest {
+  /** DeleteAclsFilter in the spec. */
+  export interface Filter {
+    /** Resource type to match (1 = any). Versions 0-3. */
+    resourceTypeFilter: number;
+    /** Resource name to match, or null for every name. Versions 0-3, nullable 0+. */
+    resourceNameFilter: string | null;
+    /** Resource pattern type to match (1 = any, 2 = match, 3 = literal, 4 = prefixed); literal before v1. Versions 1-3, default 3. */
+    patternTypeFilter: number;
+    /** Principal to match, or null for every principal. Versions 0-3, nullable 0+. */
+    principalFilter: string | null;
+    /** Host to match, or null for every host. Versions 0-3, nullable 0+. */
+    hostFilter: string | null;
+    /** Operation to match (1 = any). Versions 0-3. */
+    operation: number;
+    /** Permission type to match (1 = any). Versions 0-3. */
+    permissionType: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DeleteAclsRequest.Filter with every field at its default, overridden by `init`. */
+  export function createFilter(init?: Partial<DeleteAclsRequest.Filter>): DeleteAclsRequest.Filter {
+    const m: DeleteAclsRequest.Filter = {
+      resourceTypeFilter: 0,
+      resourceNameFilter: "",
+      patternTypeFilter: 3,
+      principalFilter: "",
+      hostFilter: "",
+      operation: 0,
+      permissionType: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const FilterSchema: StructSchema = {
+    name: "DeleteAclsRequest.Filter",
+    create: createFilter,
+    fields: [
+      { name: "resourceTypeFilter", specName: "ResourceTypeFilter", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "resourceNameFilter", specName: "ResourceNameFilter", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
+      { name: "patternTypeFilter", specName: "PatternTypeFilter", type: "int8", array: false, versions: [1, 3], nullableVersions: null, taggedVersions: null },
+      { name: "principalFilter", specName: "PrincipalFilter", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
+      { name: "hostFilter", specName: "HostFilter", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
+      { name: "operation", specName: "Operation", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "permissionType", specName: "PermissionType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A DeleteAclsRequest with every field at its default, overridden by `init`. */
@@ -36,32 +67,18 @@ export function createDeleteAclsRequest(init?: Partial<DeleteAclsRequest>): Dele
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DeleteAclsRequestDeleteAclsFilter with every field at its default, overridden by `init`. */
-export function createDeleteAclsRequestDeleteAclsFilter(init?: Partial<DeleteAclsRequestDeleteAclsFilter>): DeleteAclsRequestDeleteAclsFilter {
-  const m: DeleteAclsRequestDeleteAclsFilter = {
-    resourceTypeFilter: 0,
-    resourceNameFilter: "",
-    patternTypeFilter: 3,
-    principalFilter: "",
-    hostFilter: "",
-    operation: 0,
-    permissionType: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDeleteAclsRequest_filters(r: Reader, v: number): DeleteAclsRequestDeleteAclsFilter[] {
+function _readDeleteAclsRequest_filters(r: Reader, v: number): DeleteAclsRequest.Filter[] {
   const n = v < 2 ? r.arrayLength(9) : r.compactArrayLength(8);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DeleteAclsRequestDeleteAclsFilter[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDeleteAclsRequestDeleteAclsFilter(r, v));
+  const a: DeleteAclsRequest.Filter[] = [];
+  for (let i = 0; i < n; i++) a.push(_readFilter(r, v));
   return a;
 }
 
 function _readDeleteAclsRequest(r: Reader, v: number): DeleteAclsRequest {
-  const _filters: DeleteAclsRequestDeleteAclsFilter[] = _readDeleteAclsRequest_filters(r, v);
+  const _filters: DeleteAclsRequest.Filter[] = _readDeleteAclsRequest_filters(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -76,7 +93,7 @@ function _readDeleteAclsRequest(r: Reader, v: number): DeleteAclsRequest {
   return m;
 }
 
-function _readDeleteAclsRequestDeleteAclsFilter(r: Reader, v: number): DeleteAclsRequestDeleteAclsFilter {
+function _readFilter(r: Reader, v: number): DeleteAclsRequest.Filter {
   const _resourceTypeFilter: number = r.int8();
   const _resourceNameFilter: string | null = v < 2 ? r.nullableString() : r.compactNullableString();
   const _patternTypeFilter: number = v < 1 ? 3 : r.int8();
@@ -93,15 +110,15 @@ function _readDeleteAclsRequestDeleteAclsFilter(r: Reader, v: number): DeleteAcl
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DeleteAclsRequestDeleteAclsFilter = { resourceTypeFilter: _resourceTypeFilter, resourceNameFilter: _resourceNameFilter, patternTypeFilter: _patternTypeFilter, principalFilter: _principalFilter, hostFilter: _hostFilter, operation: _operation, permissionType: _permissionType };
+  const m: DeleteAclsRequest.Filter = { resourceTypeFilter: _resourceTypeFilter, resourceNameFilter: _resourceNameFilter, patternTypeFilter: _patternTypeFilter, principalFilter: _principalFilter, hostFilter: _hostFilter, operation: _operation, permissionType: _permissionType };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDeleteAclsRequest_filters(a: DeleteAclsRequestDeleteAclsFilter[] | null, v: number): number {
+function _sizeDeleteAclsRequest_filters(a: DeleteAclsRequest.Filter[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDeleteAclsRequestDeleteAclsFilter(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeFilter(a[i], v);
   return n;
 }
 
@@ -116,7 +133,7 @@ function _sizeDeleteAclsRequest(m: DeleteAclsRequest, v: number): number {
   return n;
 }
 
-function _sizeDeleteAclsRequestDeleteAclsFilter(m: DeleteAclsRequestDeleteAclsFilter, v: number): number {
+function _sizeFilter(m: DeleteAclsRequest.Filter, v: number): number {
   let n = 0;
   if (((m.resourceTypeFilter << 24) >> 24) !== m.resourceTypeFilter) throw badInteger("ResourceTypeFilter", 'int8', m.resourceTypeFilter);
   n += 1;
@@ -153,7 +170,7 @@ function _sizeDeleteAclsRequestDeleteAclsFilter(m: DeleteAclsRequestDeleteAclsFi
   return n;
 }
 
-function _writeDeleteAclsRequest_filters(w: Writer, a: DeleteAclsRequestDeleteAclsFilter[] | null, v: number): void {
+function _writeDeleteAclsRequest_filters(w: Writer, a: DeleteAclsRequest.Filter[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -167,7 +184,7 @@ function _writeDeleteAclsRequest_filters(w: Writer, a: DeleteAclsRequestDeleteAc
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDeleteAclsRequestDeleteAclsFilter(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeFilter(w, a[i], v);
 }
 
 function _writeDeleteAclsRequest(w: Writer, m: DeleteAclsRequest, v: number): void {
@@ -179,7 +196,7 @@ function _writeDeleteAclsRequest(w: Writer, m: DeleteAclsRequest, v: number): vo
   }
 }
 
-function _writeDeleteAclsRequestDeleteAclsFilter(w: Writer, m: DeleteAclsRequestDeleteAclsFilter, v: number): void {
+function _writeFilter(w: Writer, m: DeleteAclsRequest.Filter, v: number): void {
   w.int8(m.resourceTypeFilter);
   if (v < 2) {
     w.string(m.resourceNameFilter);
@@ -208,25 +225,11 @@ function _writeDeleteAclsRequestDeleteAclsFilter(w: Writer, m: DeleteAclsRequest
   }
 }
 
-export const DeleteAclsRequestDeleteAclsFilterSchema: StructSchema = {
-  name: "DeleteAclsRequestDeleteAclsFilter",
-  create: createDeleteAclsRequestDeleteAclsFilter,
-  fields: [
-    { name: "resourceTypeFilter", specName: "ResourceTypeFilter", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "resourceNameFilter", specName: "ResourceNameFilter", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
-    { name: "patternTypeFilter", specName: "PatternTypeFilter", type: "int8", array: false, versions: [1, 3], nullableVersions: null, taggedVersions: null },
-    { name: "principalFilter", specName: "PrincipalFilter", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
-    { name: "hostFilter", specName: "HostFilter", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
-    { name: "operation", specName: "Operation", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "permissionType", specName: "PermissionType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
 export const DeleteAclsRequestSchema: StructSchema = {
   name: "DeleteAclsRequest",
   create: createDeleteAclsRequest,
   fields: [
-    { name: "filters", specName: "Filters", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: DeleteAclsRequestDeleteAclsFilterSchema },
+    { name: "filters", specName: "Filters", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: DeleteAclsRequest.FilterSchema },
   ],
 };
 

@@ -6,43 +6,99 @@ export interface DeleteAclsResponse {
   /** Milliseconds the request was throttled for because of a quota, or 0. Versions 0-3. */
   throttleTimeMs: number;
   /** One result per filter, in request order. Versions 0-3. */
-  filterResults: DeleteAclsResponseDeleteAclsFilterResult[];
+  filterResults: DeleteAclsResponse.FilterResult[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DeleteAclsResponseDeleteAclsFilterResult {
-  /** Error code for this filter, 0 on success. Versions 0-3. */
-  errorCode: number;
-  /** Error text for this filter, or null on success. Versions 0-3, nullable 0+. */
-  errorMessage: string | null;
-  /** The ACLs the filter matched. Versions 0-3. */
-  matchingAcls: DeleteAclsResponseDeleteAclsMatchingAcl[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace DeleteAclsResponse {
+  /** DeleteAclsFilterResult in the spec. */
+  export interface FilterResult {
+    /** Error code for this filter, 0 on success. Versions 0-3. */
+    errorCode: number;
+    /** Error text for this filter, or null on success. Versions 0-3, nullable 0+. */
+    errorMessage: string | null;
+    /** The ACLs the filter matched. Versions 0-3. */
+    matchingAcls: DeleteAclsResponse.MatchingAcl[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface DeleteAclsResponseDeleteAclsMatchingAcl {
-  /** Error code for deleting this ACL, 0 on success. Versions 0-3. */
-  errorCode: number;
-  /** Error text for deleting this ACL, or null on success. Versions 0-3, nullable 0+. */
-  errorMessage: string | null;
-  /** Type of the ACL's resource. Versions 0-3. */
-  resourceType: number;
-  /** Name of the ACL's resource. Versions 0-3. */
-  resourceName: string;
-  /** Pattern type of the ACL's resource name (literal before v1). Versions 1-3, default 3. */
-  patternType: number;
-  /** Principal the ACL applied to. Versions 0-3. */
-  principal: string;
-  /** Host the ACL applied to. Versions 0-3. */
-  host: string;
-  /** Operation the ACL covered. Versions 0-3. */
-  operation: number;
-  /** Whether the ACL allowed or denied. Versions 0-3. */
-  permissionType: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** DeleteAclsMatchingAcl in the spec. */
+  export interface MatchingAcl {
+    /** Error code for deleting this ACL, 0 on success. Versions 0-3. */
+    errorCode: number;
+    /** Error text for deleting this ACL, or null on success. Versions 0-3, nullable 0+. */
+    errorMessage: string | null;
+    /** Type of the ACL's resource. Versions 0-3. */
+    resourceType: number;
+    /** Name of the ACL's resource. Versions 0-3. */
+    resourceName: string;
+    /** Pattern type of the ACL's resource name (literal before v1). Versions 1-3, default 3. */
+    patternType: number;
+    /** Principal the ACL applied to. Versions 0-3. */
+    principal: string;
+    /** Host the ACL applied to. Versions 0-3. */
+    host: string;
+    /** Operation the ACL covered. Versions 0-3. */
+    operation: number;
+    /** Whether the ACL allowed or denied. Versions 0-3. */
+    permissionType: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DeleteAclsResponse.FilterResult with every field at its default, overridden by `init`. */
+  export function createFilterResult(init?: Partial<DeleteAclsResponse.FilterResult>): DeleteAclsResponse.FilterResult {
+    const m: DeleteAclsResponse.FilterResult = {
+      errorCode: 0,
+      errorMessage: "",
+      matchingAcls: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A DeleteAclsResponse.MatchingAcl with every field at its default, overridden by `init`. */
+  export function createMatchingAcl(init?: Partial<DeleteAclsResponse.MatchingAcl>): DeleteAclsResponse.MatchingAcl {
+    const m: DeleteAclsResponse.MatchingAcl = {
+      errorCode: 0,
+      errorMessage: "",
+      resourceType: 0,
+      resourceName: "",
+      patternType: 3,
+      principal: "",
+      host: "",
+      operation: 0,
+      permissionType: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const MatchingAclSchema: StructSchema = {
+    name: "DeleteAclsResponse.MatchingAcl",
+    create: createMatchingAcl,
+    fields: [
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
+      { name: "resourceType", specName: "ResourceType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "resourceName", specName: "ResourceName", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "patternType", specName: "PatternType", type: "int8", array: false, versions: [1, 3], nullableVersions: null, taggedVersions: null },
+      { name: "principal", specName: "Principal", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "host", specName: "Host", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "operation", specName: "Operation", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "permissionType", specName: "PermissionType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const FilterResultSchema: StructSchema = {
+    name: "DeleteAclsResponse.FilterResult",
+    create: createFilterResult,
+    fields: [
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
+      { name: "matchingAcls", specName: "MatchingAcls", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: MatchingAclSchema },
+    ],
+  };
 }
 
 /** A DeleteAclsResponse with every field at its default, overridden by `init`. */
@@ -54,45 +110,19 @@ export function createDeleteAclsResponse(init?: Partial<DeleteAclsResponse>): De
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DeleteAclsResponseDeleteAclsFilterResult with every field at its default, overridden by `init`. */
-export function createDeleteAclsResponseDeleteAclsFilterResult(init?: Partial<DeleteAclsResponseDeleteAclsFilterResult>): DeleteAclsResponseDeleteAclsFilterResult {
-  const m: DeleteAclsResponseDeleteAclsFilterResult = {
-    errorCode: 0,
-    errorMessage: "",
-    matchingAcls: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A DeleteAclsResponseDeleteAclsMatchingAcl with every field at its default, overridden by `init`. */
-export function createDeleteAclsResponseDeleteAclsMatchingAcl(init?: Partial<DeleteAclsResponseDeleteAclsMatchingAcl>): DeleteAclsResponseDeleteAclsMatchingAcl {
-  const m: DeleteAclsResponseDeleteAclsMatchingAcl = {
-    errorCode: 0,
-    errorMessage: "",
-    resourceType: 0,
-    resourceName: "",
-    patternType: 3,
-    principal: "",
-    host: "",
-    operation: 0,
-    permissionType: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDeleteAclsResponse_filterResults(r: Reader, v: number): DeleteAclsResponseDeleteAclsFilterResult[] {
+function _readDeleteAclsResponse_filterResults(r: Reader, v: number): DeleteAclsResponse.FilterResult[] {
   const n = v < 2 ? r.arrayLength(8) : r.compactArrayLength(5);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DeleteAclsResponseDeleteAclsFilterResult[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDeleteAclsResponseDeleteAclsFilterResult(r, v));
+  const a: DeleteAclsResponse.FilterResult[] = [];
+  for (let i = 0; i < n; i++) a.push(_readFilterResult(r, v));
   return a;
 }
 
 function _readDeleteAclsResponse(r: Reader, v: number): DeleteAclsResponse {
   const _throttleTimeMs: number = r.int32();
-  const _filterResults: DeleteAclsResponseDeleteAclsFilterResult[] = _readDeleteAclsResponse_filterResults(r, v);
+  const _filterResults: DeleteAclsResponse.FilterResult[] = _readDeleteAclsResponse_filterResults(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -107,20 +137,20 @@ function _readDeleteAclsResponse(r: Reader, v: number): DeleteAclsResponse {
   return m;
 }
 
-function _readDeleteAclsResponseDeleteAclsFilterResult_matchingAcls(r: Reader, v: number): DeleteAclsResponseDeleteAclsMatchingAcl[] {
+function _readFilterResult_matchingAcls(r: Reader, v: number): DeleteAclsResponse.MatchingAcl[] {
   const n = v < 2 ? r.arrayLength(13) : r.compactArrayLength(11);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DeleteAclsResponseDeleteAclsMatchingAcl[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDeleteAclsResponseDeleteAclsMatchingAcl(r, v));
+  const a: DeleteAclsResponse.MatchingAcl[] = [];
+  for (let i = 0; i < n; i++) a.push(_readMatchingAcl(r, v));
   return a;
 }
 
-function _readDeleteAclsResponseDeleteAclsFilterResult(r: Reader, v: number): DeleteAclsResponseDeleteAclsFilterResult {
+function _readFilterResult(r: Reader, v: number): DeleteAclsResponse.FilterResult {
   const _errorCode: number = r.int16();
   const _errorMessage: string | null = v < 2 ? r.nullableString() : r.compactNullableString();
-  const _matchingAcls: DeleteAclsResponseDeleteAclsMatchingAcl[] = _readDeleteAclsResponseDeleteAclsFilterResult_matchingAcls(r, v);
+  const _matchingAcls: DeleteAclsResponse.MatchingAcl[] = _readFilterResult_matchingAcls(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -130,12 +160,12 @@ function _readDeleteAclsResponseDeleteAclsFilterResult(r: Reader, v: number): De
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DeleteAclsResponseDeleteAclsFilterResult = { errorCode: _errorCode, errorMessage: _errorMessage, matchingAcls: _matchingAcls };
+  const m: DeleteAclsResponse.FilterResult = { errorCode: _errorCode, errorMessage: _errorMessage, matchingAcls: _matchingAcls };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readDeleteAclsResponseDeleteAclsMatchingAcl(r: Reader, v: number): DeleteAclsResponseDeleteAclsMatchingAcl {
+function _readMatchingAcl(r: Reader, v: number): DeleteAclsResponse.MatchingAcl {
   const _errorCode: number = r.int16();
   const _errorMessage: string | null = v < 2 ? r.nullableString() : r.compactNullableString();
   const _resourceType: number = r.int8();
@@ -154,15 +184,15 @@ function _readDeleteAclsResponseDeleteAclsMatchingAcl(r: Reader, v: number): Del
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DeleteAclsResponseDeleteAclsMatchingAcl = { errorCode: _errorCode, errorMessage: _errorMessage, resourceType: _resourceType, resourceName: _resourceName, patternType: _patternType, principal: _principal, host: _host, operation: _operation, permissionType: _permissionType };
+  const m: DeleteAclsResponse.MatchingAcl = { errorCode: _errorCode, errorMessage: _errorMessage, resourceType: _resourceType, resourceName: _resourceName, patternType: _patternType, principal: _principal, host: _host, operation: _operation, permissionType: _permissionType };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDeleteAclsResponse_filterResults(a: DeleteAclsResponseDeleteAclsFilterResult[] | null, v: number): number {
+function _sizeDeleteAclsResponse_filterResults(a: DeleteAclsResponse.FilterResult[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDeleteAclsResponseDeleteAclsFilterResult(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeFilterResult(a[i], v);
   return n;
 }
 
@@ -179,14 +209,14 @@ function _sizeDeleteAclsResponse(m: DeleteAclsResponse, v: number): number {
   return n;
 }
 
-function _sizeDeleteAclsResponseDeleteAclsFilterResult_matchingAcls(a: DeleteAclsResponseDeleteAclsMatchingAcl[] | null, v: number): number {
+function _sizeFilterResult_matchingAcls(a: DeleteAclsResponse.MatchingAcl[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDeleteAclsResponseDeleteAclsMatchingAcl(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeMatchingAcl(a[i], v);
   return n;
 }
 
-function _sizeDeleteAclsResponseDeleteAclsFilterResult(m: DeleteAclsResponseDeleteAclsFilterResult, v: number): number {
+function _sizeFilterResult(m: DeleteAclsResponse.FilterResult, v: number): number {
   let n = 0;
   if (((m.errorCode << 16) >> 16) !== m.errorCode) throw badInteger("ErrorCode", 'int16', m.errorCode);
   n += 2;
@@ -195,7 +225,7 @@ function _sizeDeleteAclsResponseDeleteAclsFilterResult(m: DeleteAclsResponseDele
   } else {
     n += sizeOfCompactString(m.errorMessage);
   }
-  n += _sizeDeleteAclsResponseDeleteAclsFilterResult_matchingAcls(m.matchingAcls, v);
+  n += _sizeFilterResult_matchingAcls(m.matchingAcls, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 2) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of DeleteAclsResponse does not support them.`);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
@@ -204,7 +234,7 @@ function _sizeDeleteAclsResponseDeleteAclsFilterResult(m: DeleteAclsResponseDele
   return n;
 }
 
-function _sizeDeleteAclsResponseDeleteAclsMatchingAcl(m: DeleteAclsResponseDeleteAclsMatchingAcl, v: number): number {
+function _sizeMatchingAcl(m: DeleteAclsResponse.MatchingAcl, v: number): number {
   let n = 0;
   if (((m.errorCode << 16) >> 16) !== m.errorCode) throw badInteger("ErrorCode", 'int16', m.errorCode);
   n += 2;
@@ -248,7 +278,7 @@ function _sizeDeleteAclsResponseDeleteAclsMatchingAcl(m: DeleteAclsResponseDelet
   return n;
 }
 
-function _writeDeleteAclsResponse_filterResults(w: Writer, a: DeleteAclsResponseDeleteAclsFilterResult[] | null, v: number): void {
+function _writeDeleteAclsResponse_filterResults(w: Writer, a: DeleteAclsResponse.FilterResult[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -262,7 +292,7 @@ function _writeDeleteAclsResponse_filterResults(w: Writer, a: DeleteAclsResponse
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDeleteAclsResponseDeleteAclsFilterResult(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeFilterResult(w, a[i], v);
 }
 
 function _writeDeleteAclsResponse(w: Writer, m: DeleteAclsResponse, v: number): void {
@@ -275,7 +305,7 @@ function _writeDeleteAclsResponse(w: Writer, m: DeleteAclsResponse, v: number): 
   }
 }
 
-function _writeDeleteAclsResponseDeleteAclsFilterResult_matchingAcls(w: Writer, a: DeleteAclsResponseDeleteAclsMatchingAcl[] | null, v: number): void {
+function _writeFilterResult_matchingAcls(w: Writer, a: DeleteAclsResponse.MatchingAcl[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -289,17 +319,17 @@ function _writeDeleteAclsResponseDeleteAclsFilterResult_matchingAcls(w: Writer, 
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDeleteAclsResponseDeleteAclsMatchingAcl(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeMatchingAcl(w, a[i], v);
 }
 
-function _writeDeleteAclsResponseDeleteAclsFilterResult(w: Writer, m: DeleteAclsResponseDeleteAclsFilterResult, v: number): void {
+function _writeFilterResult(w: Writer, m: DeleteAclsResponse.FilterResult, v: number): void {
   w.int16(m.errorCode);
   if (v < 2) {
     w.string(m.errorMessage);
   } else {
     w.compactString(m.errorMessage);
   }
-  _writeDeleteAclsResponseDeleteAclsFilterResult_matchingAcls(w, m.matchingAcls, v);
+  _writeFilterResult_matchingAcls(w, m.matchingAcls, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -307,7 +337,7 @@ function _writeDeleteAclsResponseDeleteAclsFilterResult(w: Writer, m: DeleteAcls
   }
 }
 
-function _writeDeleteAclsResponseDeleteAclsMatchingAcl(w: Writer, m: DeleteAclsResponseDeleteAclsMatchingAcl, v: number): void {
+function _writeMatchingAcl(w: Writer, m: DeleteAclsResponse.MatchingAcl, v: number): void {
   w.int16(m.errorCode);
   if (v < 2) {
     w.string(m.errorMessage);
@@ -342,38 +372,12 @@ function _writeDeleteAclsResponseDeleteAclsMatchingAcl(w: Writer, m: DeleteAclsR
   }
 }
 
-export const DeleteAclsResponseDeleteAclsMatchingAclSchema: StructSchema = {
-  name: "DeleteAclsResponseDeleteAclsMatchingAcl",
-  create: createDeleteAclsResponseDeleteAclsMatchingAcl,
-  fields: [
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
-    { name: "resourceType", specName: "ResourceType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "resourceName", specName: "ResourceName", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "patternType", specName: "PatternType", type: "int8", array: false, versions: [1, 3], nullableVersions: null, taggedVersions: null },
-    { name: "principal", specName: "Principal", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "host", specName: "Host", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "operation", specName: "Operation", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "permissionType", specName: "PermissionType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const DeleteAclsResponseDeleteAclsFilterResultSchema: StructSchema = {
-  name: "DeleteAclsResponseDeleteAclsFilterResult",
-  create: createDeleteAclsResponseDeleteAclsFilterResult,
-  fields: [
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
-    { name: "matchingAcls", specName: "MatchingAcls", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: DeleteAclsResponseDeleteAclsMatchingAclSchema },
-  ],
-};
-
 export const DeleteAclsResponseSchema: StructSchema = {
   name: "DeleteAclsResponse",
   create: createDeleteAclsResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "filterResults", specName: "FilterResults", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: DeleteAclsResponseDeleteAclsFilterResultSchema },
+    { name: "filterResults", specName: "FilterResults", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: DeleteAclsResponse.FilterResultSchema },
   ],
 };
 

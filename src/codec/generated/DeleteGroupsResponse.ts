@@ -6,18 +6,38 @@ export interface DeleteGroupsResponse {
   /** Quota throttle time in milliseconds, or 0 if not throttled. Versions 0-2. */
   throttleTimeMs: number;
   /** Outcome per group. Versions 0-2. */
-  results: DeleteGroupsResponseDeletableGroupResult[];
+  results: DeleteGroupsResponse.DeletableGroupResult[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DeleteGroupsResponseDeletableGroupResult {
-  /** Group id. Versions 0-2. */
-  groupId: string;
-  /** Error code, 0 if the group was deleted. Versions 0-2. */
-  errorCode: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace DeleteGroupsResponse {
+  export interface DeletableGroupResult {
+    /** Group id. Versions 0-2. */
+    groupId: string;
+    /** Error code, 0 if the group was deleted. Versions 0-2. */
+    errorCode: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DeleteGroupsResponse.DeletableGroupResult with every field at its default, overridden by `init`. */
+  export function createDeletableGroupResult(init?: Partial<DeleteGroupsResponse.DeletableGroupResult>): DeleteGroupsResponse.DeletableGroupResult {
+    const m: DeleteGroupsResponse.DeletableGroupResult = {
+      groupId: "",
+      errorCode: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const DeletableGroupResultSchema: StructSchema = {
+    name: "DeleteGroupsResponse.DeletableGroupResult",
+    create: createDeletableGroupResult,
+    fields: [
+      { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A DeleteGroupsResponse with every field at its default, overridden by `init`. */
@@ -29,28 +49,19 @@ export function createDeleteGroupsResponse(init?: Partial<DeleteGroupsResponse>)
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DeleteGroupsResponseDeletableGroupResult with every field at its default, overridden by `init`. */
-export function createDeleteGroupsResponseDeletableGroupResult(init?: Partial<DeleteGroupsResponseDeletableGroupResult>): DeleteGroupsResponseDeletableGroupResult {
-  const m: DeleteGroupsResponseDeletableGroupResult = {
-    groupId: "",
-    errorCode: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDeleteGroupsResponse_results(r: Reader, v: number): DeleteGroupsResponseDeletableGroupResult[] {
+function _readDeleteGroupsResponse_results(r: Reader, v: number): DeleteGroupsResponse.DeletableGroupResult[] {
   const n = v < 2 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DeleteGroupsResponseDeletableGroupResult[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDeleteGroupsResponseDeletableGroupResult(r, v));
+  const a: DeleteGroupsResponse.DeletableGroupResult[] = [];
+  for (let i = 0; i < n; i++) a.push(_readDeletableGroupResult(r, v));
   return a;
 }
 
 function _readDeleteGroupsResponse(r: Reader, v: number): DeleteGroupsResponse {
   const _throttleTimeMs: number = r.int32();
-  const _results: DeleteGroupsResponseDeletableGroupResult[] = _readDeleteGroupsResponse_results(r, v);
+  const _results: DeleteGroupsResponse.DeletableGroupResult[] = _readDeleteGroupsResponse_results(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -65,7 +76,7 @@ function _readDeleteGroupsResponse(r: Reader, v: number): DeleteGroupsResponse {
   return m;
 }
 
-function _readDeleteGroupsResponseDeletableGroupResult(r: Reader, v: number): DeleteGroupsResponseDeletableGroupResult {
+function _readDeletableGroupResult(r: Reader, v: number): DeleteGroupsResponse.DeletableGroupResult {
   const _groupId: string = v < 2 ? r.string() : r.compactString();
   const _errorCode: number = r.int16();
   let _unknown: TaggedField[] | undefined;
@@ -77,15 +88,15 @@ function _readDeleteGroupsResponseDeletableGroupResult(r: Reader, v: number): De
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DeleteGroupsResponseDeletableGroupResult = { groupId: _groupId, errorCode: _errorCode };
+  const m: DeleteGroupsResponse.DeletableGroupResult = { groupId: _groupId, errorCode: _errorCode };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDeleteGroupsResponse_results(a: DeleteGroupsResponseDeletableGroupResult[] | null, v: number): number {
+function _sizeDeleteGroupsResponse_results(a: DeleteGroupsResponse.DeletableGroupResult[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDeleteGroupsResponseDeletableGroupResult(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeDeletableGroupResult(a[i], v);
   return n;
 }
 
@@ -102,7 +113,7 @@ function _sizeDeleteGroupsResponse(m: DeleteGroupsResponse, v: number): number {
   return n;
 }
 
-function _sizeDeleteGroupsResponseDeletableGroupResult(m: DeleteGroupsResponseDeletableGroupResult, v: number): number {
+function _sizeDeletableGroupResult(m: DeleteGroupsResponse.DeletableGroupResult, v: number): number {
   let n = 0;
   if (v < 2) {
     n += sizeOfString(m.groupId);
@@ -119,7 +130,7 @@ function _sizeDeleteGroupsResponseDeletableGroupResult(m: DeleteGroupsResponseDe
   return n;
 }
 
-function _writeDeleteGroupsResponse_results(w: Writer, a: DeleteGroupsResponseDeletableGroupResult[] | null, v: number): void {
+function _writeDeleteGroupsResponse_results(w: Writer, a: DeleteGroupsResponse.DeletableGroupResult[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -133,7 +144,7 @@ function _writeDeleteGroupsResponse_results(w: Writer, a: DeleteGroupsResponseDe
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDeleteGroupsResponseDeletableGroupResult(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeDeletableGroupResult(w, a[i], v);
 }
 
 function _writeDeleteGroupsResponse(w: Writer, m: DeleteGroupsResponse, v: number): void {
@@ -146,7 +157,7 @@ function _writeDeleteGroupsResponse(w: Writer, m: DeleteGroupsResponse, v: numbe
   }
 }
 
-function _writeDeleteGroupsResponseDeletableGroupResult(w: Writer, m: DeleteGroupsResponseDeletableGroupResult, v: number): void {
+function _writeDeletableGroupResult(w: Writer, m: DeleteGroupsResponse.DeletableGroupResult, v: number): void {
   if (v < 2) {
     w.string(m.groupId);
   } else {
@@ -160,21 +171,12 @@ function _writeDeleteGroupsResponseDeletableGroupResult(w: Writer, m: DeleteGrou
   }
 }
 
-export const DeleteGroupsResponseDeletableGroupResultSchema: StructSchema = {
-  name: "DeleteGroupsResponseDeletableGroupResult",
-  create: createDeleteGroupsResponseDeletableGroupResult,
-  fields: [
-    { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
 export const DeleteGroupsResponseSchema: StructSchema = {
   name: "DeleteGroupsResponse",
   create: createDeleteGroupsResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-    { name: "results", specName: "Results", type: "struct", array: true, versions: [0, 2], nullableVersions: null, taggedVersions: null, struct: DeleteGroupsResponseDeletableGroupResultSchema },
+    { name: "results", specName: "Results", type: "struct", array: true, versions: [0, 2], nullableVersions: null, taggedVersions: null, struct: DeleteGroupsResponse.DeletableGroupResultSchema },
   ],
 };
 

@@ -4,29 +4,69 @@
 import { DecodeError, INT64_MAX, INT64_MIN, MessageCodec, NO_KNOWN_TAGS, Reader, SizeTally, StructSchema, TaggedField, UnsupportedVersionError, Writer, badInteger, locateDecodeError, sizeOfCompactString, sizeOfString, sizeOfTagSection, sizeOfUvarint, writeUnknownTags } from '../primitives/index.js';
 export interface DeleteRecordsRequest {
   /** Topics to truncate. Versions 0-2. */
-  topics: DeleteRecordsRequestDeleteRecordsTopic[];
+  topics: DeleteRecordsRequest.Topic[];
   /** How long to wait for the deletion, in milliseconds. Versions 0-2. */
   timeoutMs: number;
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DeleteRecordsRequestDeleteRecordsTopic {
-  /** Topic name. Versions 0-2. */
-  name: string;
-  /** Partitions to truncate. Versions 0-2. */
-  partitions: DeleteRecordsRequestDeleteRecordsPartition[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace DeleteRecordsRequest {
+  /** DeleteRecordsTopic in the spec. */
+  export interface Topic {
+    /** Topic name. Versions 0-2. */
+    name: string;
+    /** Partitions to truncate. Versions 0-2. */
+    partitions: DeleteRecordsRequest.Partition[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface DeleteRecordsRequestDeleteRecordsPartition {
-  /** Partition index. Versions 0-2. */
-  partitionIndex: number;
-  /** Delete all records below this offset. Versions 0-2. */
-  offset: bigint;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** DeleteRecordsPartition in the spec. */
+  export interface Partition {
+    /** Partition index. Versions 0-2. */
+    partitionIndex: number;
+    /** Delete all records below this offset. Versions 0-2. */
+    offset: bigint;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DeleteRecordsRequest.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<DeleteRecordsRequest.Topic>): DeleteRecordsRequest.Topic {
+    const m: DeleteRecordsRequest.Topic = {
+      name: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A DeleteRecordsRequest.Partition with every field at its default, overridden by `init`. */
+  export function createPartition(init?: Partial<DeleteRecordsRequest.Partition>): DeleteRecordsRequest.Partition {
+    const m: DeleteRecordsRequest.Partition = {
+      partitionIndex: 0,
+      offset: 0n,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const PartitionSchema: StructSchema = {
+    name: "DeleteRecordsRequest.Partition",
+    create: createPartition,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
+      { name: "offset", specName: "Offset", type: "int64", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const TopicSchema: StructSchema = {
+    name: "DeleteRecordsRequest.Topic",
+    create: createTopic,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 2], nullableVersions: null, taggedVersions: null, struct: PartitionSchema },
+    ],
+  };
 }
 
 /** A DeleteRecordsRequest with every field at its default, overridden by `init`. */
@@ -38,36 +78,18 @@ export function createDeleteRecordsRequest(init?: Partial<DeleteRecordsRequest>)
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DeleteRecordsRequestDeleteRecordsTopic with every field at its default, overridden by `init`. */
-export function createDeleteRecordsRequestDeleteRecordsTopic(init?: Partial<DeleteRecordsRequestDeleteRecordsTopic>): DeleteRecordsRequestDeleteRecordsTopic {
-  const m: DeleteRecordsRequestDeleteRecordsTopic = {
-    name: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A DeleteRecordsRequestDeleteRecordsPartition with every field at its default, overridden by `init`. */
-export function createDeleteRecordsRequestDeleteRecordsPartition(init?: Partial<DeleteRecordsRequestDeleteRecordsPartition>): DeleteRecordsRequestDeleteRecordsPartition {
-  const m: DeleteRecordsRequestDeleteRecordsPartition = {
-    partitionIndex: 0,
-    offset: 0n,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDeleteRecordsRequest_topics(r: Reader, v: number): DeleteRecordsRequestDeleteRecordsTopic[] {
+function _readDeleteRecordsRequest_topics(r: Reader, v: number): DeleteRecordsRequest.Topic[] {
   const n = v < 2 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DeleteRecordsRequestDeleteRecordsTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDeleteRecordsRequestDeleteRecordsTopic(r, v));
+  const a: DeleteRecordsRequest.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
 function _readDeleteRecordsRequest(r: Reader, v: number): DeleteRecordsRequest {
-  const _topics: DeleteRecordsRequestDeleteRecordsTopic[] = _readDeleteRecordsRequest_topics(r, v);
+  const _topics: DeleteRecordsRequest.Topic[] = _readDeleteRecordsRequest_topics(r, v);
   const _timeoutMs: number = r.int32();
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
@@ -83,19 +105,19 @@ function _readDeleteRecordsRequest(r: Reader, v: number): DeleteRecordsRequest {
   return m;
 }
 
-function _readDeleteRecordsRequestDeleteRecordsTopic_partitions(r: Reader, v: number): DeleteRecordsRequestDeleteRecordsPartition[] {
+function _readTopic_partitions(r: Reader, v: number): DeleteRecordsRequest.Partition[] {
   const n = v < 2 ? r.arrayLength(12) : r.compactArrayLength(13);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DeleteRecordsRequestDeleteRecordsPartition[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDeleteRecordsRequestDeleteRecordsPartition(r, v));
+  const a: DeleteRecordsRequest.Partition[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartition(r, v));
   return a;
 }
 
-function _readDeleteRecordsRequestDeleteRecordsTopic(r: Reader, v: number): DeleteRecordsRequestDeleteRecordsTopic {
+function _readTopic(r: Reader, v: number): DeleteRecordsRequest.Topic {
   const _name: string = v < 2 ? r.string() : r.compactString();
-  const _partitions: DeleteRecordsRequestDeleteRecordsPartition[] = _readDeleteRecordsRequestDeleteRecordsTopic_partitions(r, v);
+  const _partitions: DeleteRecordsRequest.Partition[] = _readTopic_partitions(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -105,12 +127,12 @@ function _readDeleteRecordsRequestDeleteRecordsTopic(r: Reader, v: number): Dele
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DeleteRecordsRequestDeleteRecordsTopic = { name: _name, partitions: _partitions };
+  const m: DeleteRecordsRequest.Topic = { name: _name, partitions: _partitions };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readDeleteRecordsRequestDeleteRecordsPartition(r: Reader, v: number): DeleteRecordsRequestDeleteRecordsPartition {
+function _readPartition(r: Reader, v: number): DeleteRecordsRequest.Partition {
   const _partitionIndex: number = r.int32();
   const _offset: bigint = r.int64();
   let _unknown: TaggedField[] | undefined;
@@ -122,15 +144,15 @@ function _readDeleteRecordsRequestDeleteRecordsPartition(r: Reader, v: number): 
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DeleteRecordsRequestDeleteRecordsPartition = { partitionIndex: _partitionIndex, offset: _offset };
+  const m: DeleteRecordsRequest.Partition = { partitionIndex: _partitionIndex, offset: _offset };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDeleteRecordsRequest_topics(a: DeleteRecordsRequestDeleteRecordsTopic[] | null, v: number): number {
+function _sizeDeleteRecordsRequest_topics(a: DeleteRecordsRequest.Topic[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDeleteRecordsRequestDeleteRecordsTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
@@ -147,21 +169,21 @@ function _sizeDeleteRecordsRequest(m: DeleteRecordsRequest, v: number): number {
   return n;
 }
 
-function _sizeDeleteRecordsRequestDeleteRecordsTopic_partitions(a: DeleteRecordsRequestDeleteRecordsPartition[] | null, v: number): number {
+function _sizeTopic_partitions(a: DeleteRecordsRequest.Partition[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDeleteRecordsRequestDeleteRecordsPartition(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartition(a[i], v);
   return n;
 }
 
-function _sizeDeleteRecordsRequestDeleteRecordsTopic(m: DeleteRecordsRequestDeleteRecordsTopic, v: number): number {
+function _sizeTopic(m: DeleteRecordsRequest.Topic, v: number): number {
   let n = 0;
   if (v < 2) {
     n += sizeOfString(m.name);
   } else {
     n += sizeOfCompactString(m.name);
   }
-  n += _sizeDeleteRecordsRequestDeleteRecordsTopic_partitions(m.partitions, v);
+  n += _sizeTopic_partitions(m.partitions, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 2) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of DeleteRecordsRequest does not support them.`);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
@@ -170,7 +192,7 @@ function _sizeDeleteRecordsRequestDeleteRecordsTopic(m: DeleteRecordsRequestDele
   return n;
 }
 
-function _sizeDeleteRecordsRequestDeleteRecordsPartition(m: DeleteRecordsRequestDeleteRecordsPartition, v: number): number {
+function _sizePartition(m: DeleteRecordsRequest.Partition, v: number): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
@@ -184,7 +206,7 @@ function _sizeDeleteRecordsRequestDeleteRecordsPartition(m: DeleteRecordsRequest
   return n;
 }
 
-function _writeDeleteRecordsRequest_topics(w: Writer, a: DeleteRecordsRequestDeleteRecordsTopic[] | null, v: number): void {
+function _writeDeleteRecordsRequest_topics(w: Writer, a: DeleteRecordsRequest.Topic[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -198,7 +220,7 @@ function _writeDeleteRecordsRequest_topics(w: Writer, a: DeleteRecordsRequestDel
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDeleteRecordsRequestDeleteRecordsTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
 function _writeDeleteRecordsRequest(w: Writer, m: DeleteRecordsRequest, v: number): void {
@@ -211,7 +233,7 @@ function _writeDeleteRecordsRequest(w: Writer, m: DeleteRecordsRequest, v: numbe
   }
 }
 
-function _writeDeleteRecordsRequestDeleteRecordsTopic_partitions(w: Writer, a: DeleteRecordsRequestDeleteRecordsPartition[] | null, v: number): void {
+function _writeTopic_partitions(w: Writer, a: DeleteRecordsRequest.Partition[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -225,16 +247,16 @@ function _writeDeleteRecordsRequestDeleteRecordsTopic_partitions(w: Writer, a: D
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDeleteRecordsRequestDeleteRecordsPartition(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartition(w, a[i], v);
 }
 
-function _writeDeleteRecordsRequestDeleteRecordsTopic(w: Writer, m: DeleteRecordsRequestDeleteRecordsTopic, v: number): void {
+function _writeTopic(w: Writer, m: DeleteRecordsRequest.Topic, v: number): void {
   if (v < 2) {
     w.string(m.name);
   } else {
     w.compactString(m.name);
   }
-  _writeDeleteRecordsRequestDeleteRecordsTopic_partitions(w, m.partitions, v);
+  _writeTopic_partitions(w, m.partitions, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -242,7 +264,7 @@ function _writeDeleteRecordsRequestDeleteRecordsTopic(w: Writer, m: DeleteRecord
   }
 }
 
-function _writeDeleteRecordsRequestDeleteRecordsPartition(w: Writer, m: DeleteRecordsRequestDeleteRecordsPartition, v: number): void {
+function _writePartition(w: Writer, m: DeleteRecordsRequest.Partition, v: number): void {
   w.int32(m.partitionIndex);
   w.int64(m.offset);
   if (v >= 2) {
@@ -252,29 +274,11 @@ function _writeDeleteRecordsRequestDeleteRecordsPartition(w: Writer, m: DeleteRe
   }
 }
 
-export const DeleteRecordsRequestDeleteRecordsPartitionSchema: StructSchema = {
-  name: "DeleteRecordsRequestDeleteRecordsPartition",
-  create: createDeleteRecordsRequestDeleteRecordsPartition,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-    { name: "offset", specName: "Offset", type: "int64", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const DeleteRecordsRequestDeleteRecordsTopicSchema: StructSchema = {
-  name: "DeleteRecordsRequestDeleteRecordsTopic",
-  create: createDeleteRecordsRequestDeleteRecordsTopic,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 2], nullableVersions: null, taggedVersions: null, struct: DeleteRecordsRequestDeleteRecordsPartitionSchema },
-  ],
-};
-
 export const DeleteRecordsRequestSchema: StructSchema = {
   name: "DeleteRecordsRequest",
   create: createDeleteRecordsRequest,
   fields: [
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 2], nullableVersions: null, taggedVersions: null, struct: DeleteRecordsRequestDeleteRecordsTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 2], nullableVersions: null, taggedVersions: null, struct: DeleteRecordsRequest.TopicSchema },
     { name: "timeoutMs", specName: "TimeoutMs", type: "int32", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
   ],
 };

@@ -6,29 +6,71 @@ export interface DeleteRecordsResponse {
   /** Quota throttle time in milliseconds, 0 if not throttled. Versions 0-2. */
   throttleTimeMs: number;
   /** Per-topic results. Versions 0-2. */
-  topics: DeleteRecordsResponseDeleteRecordsTopicResult[];
+  topics: DeleteRecordsResponse.TopicResult[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DeleteRecordsResponseDeleteRecordsTopicResult {
-  /** Topic name. Versions 0-2. */
-  name: string;
-  /** Per-partition results. Versions 0-2. */
-  partitions: DeleteRecordsResponseDeleteRecordsPartitionResult[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace DeleteRecordsResponse {
+  /** DeleteRecordsTopicResult in the spec. */
+  export interface TopicResult {
+    /** Topic name. Versions 0-2. */
+    name: string;
+    /** Per-partition results. Versions 0-2. */
+    partitions: DeleteRecordsResponse.PartitionResult[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface DeleteRecordsResponseDeleteRecordsPartitionResult {
-  /** Partition index. Versions 0-2. */
-  partitionIndex: number;
-  /** New low watermark of the partition. Versions 0-2. */
-  lowWatermark: bigint;
-  /** Error code for this partition, 0 on success. Versions 0-2. */
-  errorCode: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** DeleteRecordsPartitionResult in the spec. */
+  export interface PartitionResult {
+    /** Partition index. Versions 0-2. */
+    partitionIndex: number;
+    /** New low watermark of the partition. Versions 0-2. */
+    lowWatermark: bigint;
+    /** Error code for this partition, 0 on success. Versions 0-2. */
+    errorCode: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DeleteRecordsResponse.TopicResult with every field at its default, overridden by `init`. */
+  export function createTopicResult(init?: Partial<DeleteRecordsResponse.TopicResult>): DeleteRecordsResponse.TopicResult {
+    const m: DeleteRecordsResponse.TopicResult = {
+      name: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A DeleteRecordsResponse.PartitionResult with every field at its default, overridden by `init`. */
+  export function createPartitionResult(init?: Partial<DeleteRecordsResponse.PartitionResult>): DeleteRecordsResponse.PartitionResult {
+    const m: DeleteRecordsResponse.PartitionResult = {
+      partitionIndex: 0,
+      lowWatermark: 0n,
+      errorCode: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const PartitionResultSchema: StructSchema = {
+    name: "DeleteRecordsResponse.PartitionResult",
+    create: createPartitionResult,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
+      { name: "lowWatermark", specName: "LowWatermark", type: "int64", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const TopicResultSchema: StructSchema = {
+    name: "DeleteRecordsResponse.TopicResult",
+    create: createTopicResult,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 2], nullableVersions: null, taggedVersions: null, struct: PartitionResultSchema },
+    ],
+  };
 }
 
 /** A DeleteRecordsResponse with every field at its default, overridden by `init`. */
@@ -40,38 +82,19 @@ export function createDeleteRecordsResponse(init?: Partial<DeleteRecordsResponse
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DeleteRecordsResponseDeleteRecordsTopicResult with every field at its default, overridden by `init`. */
-export function createDeleteRecordsResponseDeleteRecordsTopicResult(init?: Partial<DeleteRecordsResponseDeleteRecordsTopicResult>): DeleteRecordsResponseDeleteRecordsTopicResult {
-  const m: DeleteRecordsResponseDeleteRecordsTopicResult = {
-    name: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A DeleteRecordsResponseDeleteRecordsPartitionResult with every field at its default, overridden by `init`. */
-export function createDeleteRecordsResponseDeleteRecordsPartitionResult(init?: Partial<DeleteRecordsResponseDeleteRecordsPartitionResult>): DeleteRecordsResponseDeleteRecordsPartitionResult {
-  const m: DeleteRecordsResponseDeleteRecordsPartitionResult = {
-    partitionIndex: 0,
-    lowWatermark: 0n,
-    errorCode: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDeleteRecordsResponse_topics(r: Reader, v: number): DeleteRecordsResponseDeleteRecordsTopicResult[] {
+function _readDeleteRecordsResponse_topics(r: Reader, v: number): DeleteRecordsResponse.TopicResult[] {
   const n = v < 2 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DeleteRecordsResponseDeleteRecordsTopicResult[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDeleteRecordsResponseDeleteRecordsTopicResult(r, v));
+  const a: DeleteRecordsResponse.TopicResult[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopicResult(r, v));
   return a;
 }
 
 function _readDeleteRecordsResponse(r: Reader, v: number): DeleteRecordsResponse {
   const _throttleTimeMs: number = r.int32();
-  const _topics: DeleteRecordsResponseDeleteRecordsTopicResult[] = _readDeleteRecordsResponse_topics(r, v);
+  const _topics: DeleteRecordsResponse.TopicResult[] = _readDeleteRecordsResponse_topics(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -86,19 +109,19 @@ function _readDeleteRecordsResponse(r: Reader, v: number): DeleteRecordsResponse
   return m;
 }
 
-function _readDeleteRecordsResponseDeleteRecordsTopicResult_partitions(r: Reader, v: number): DeleteRecordsResponseDeleteRecordsPartitionResult[] {
+function _readTopicResult_partitions(r: Reader, v: number): DeleteRecordsResponse.PartitionResult[] {
   const n = v < 2 ? r.arrayLength(14) : r.compactArrayLength(15);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DeleteRecordsResponseDeleteRecordsPartitionResult[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDeleteRecordsResponseDeleteRecordsPartitionResult(r, v));
+  const a: DeleteRecordsResponse.PartitionResult[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartitionResult(r, v));
   return a;
 }
 
-function _readDeleteRecordsResponseDeleteRecordsTopicResult(r: Reader, v: number): DeleteRecordsResponseDeleteRecordsTopicResult {
+function _readTopicResult(r: Reader, v: number): DeleteRecordsResponse.TopicResult {
   const _name: string = v < 2 ? r.string() : r.compactString();
-  const _partitions: DeleteRecordsResponseDeleteRecordsPartitionResult[] = _readDeleteRecordsResponseDeleteRecordsTopicResult_partitions(r, v);
+  const _partitions: DeleteRecordsResponse.PartitionResult[] = _readTopicResult_partitions(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -108,12 +131,12 @@ function _readDeleteRecordsResponseDeleteRecordsTopicResult(r: Reader, v: number
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DeleteRecordsResponseDeleteRecordsTopicResult = { name: _name, partitions: _partitions };
+  const m: DeleteRecordsResponse.TopicResult = { name: _name, partitions: _partitions };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readDeleteRecordsResponseDeleteRecordsPartitionResult(r: Reader, v: number): DeleteRecordsResponseDeleteRecordsPartitionResult {
+function _readPartitionResult(r: Reader, v: number): DeleteRecordsResponse.PartitionResult {
   const _partitionIndex: number = r.int32();
   const _lowWatermark: bigint = r.int64();
   const _errorCode: number = r.int16();
@@ -126,15 +149,15 @@ function _readDeleteRecordsResponseDeleteRecordsPartitionResult(r: Reader, v: nu
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DeleteRecordsResponseDeleteRecordsPartitionResult = { partitionIndex: _partitionIndex, lowWatermark: _lowWatermark, errorCode: _errorCode };
+  const m: DeleteRecordsResponse.PartitionResult = { partitionIndex: _partitionIndex, lowWatermark: _lowWatermark, errorCode: _errorCode };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDeleteRecordsResponse_topics(a: DeleteRecordsResponseDeleteRecordsTopicResult[] | null, v: number): number {
+function _sizeDeleteRecordsResponse_topics(a: DeleteRecordsResponse.TopicResult[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDeleteRecordsResponseDeleteRecordsTopicResult(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopicResult(a[i], v);
   return n;
 }
 
@@ -151,21 +174,21 @@ function _sizeDeleteRecordsResponse(m: DeleteRecordsResponse, v: number): number
   return n;
 }
 
-function _sizeDeleteRecordsResponseDeleteRecordsTopicResult_partitions(a: DeleteRecordsResponseDeleteRecordsPartitionResult[] | null, v: number): number {
+function _sizeTopicResult_partitions(a: DeleteRecordsResponse.PartitionResult[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDeleteRecordsResponseDeleteRecordsPartitionResult(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartitionResult(a[i], v);
   return n;
 }
 
-function _sizeDeleteRecordsResponseDeleteRecordsTopicResult(m: DeleteRecordsResponseDeleteRecordsTopicResult, v: number): number {
+function _sizeTopicResult(m: DeleteRecordsResponse.TopicResult, v: number): number {
   let n = 0;
   if (v < 2) {
     n += sizeOfString(m.name);
   } else {
     n += sizeOfCompactString(m.name);
   }
-  n += _sizeDeleteRecordsResponseDeleteRecordsTopicResult_partitions(m.partitions, v);
+  n += _sizeTopicResult_partitions(m.partitions, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 2) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of DeleteRecordsResponse does not support them.`);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
@@ -174,7 +197,7 @@ function _sizeDeleteRecordsResponseDeleteRecordsTopicResult(m: DeleteRecordsResp
   return n;
 }
 
-function _sizeDeleteRecordsResponseDeleteRecordsPartitionResult(m: DeleteRecordsResponseDeleteRecordsPartitionResult, v: number): number {
+function _sizePartitionResult(m: DeleteRecordsResponse.PartitionResult, v: number): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
@@ -190,7 +213,7 @@ function _sizeDeleteRecordsResponseDeleteRecordsPartitionResult(m: DeleteRecords
   return n;
 }
 
-function _writeDeleteRecordsResponse_topics(w: Writer, a: DeleteRecordsResponseDeleteRecordsTopicResult[] | null, v: number): void {
+function _writeDeleteRecordsResponse_topics(w: Writer, a: DeleteRecordsResponse.TopicResult[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -204,7 +227,7 @@ function _writeDeleteRecordsResponse_topics(w: Writer, a: DeleteRecordsResponseD
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDeleteRecordsResponseDeleteRecordsTopicResult(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopicResult(w, a[i], v);
 }
 
 function _writeDeleteRecordsResponse(w: Writer, m: DeleteRecordsResponse, v: number): void {
@@ -217,7 +240,7 @@ function _writeDeleteRecordsResponse(w: Writer, m: DeleteRecordsResponse, v: num
   }
 }
 
-function _writeDeleteRecordsResponseDeleteRecordsTopicResult_partitions(w: Writer, a: DeleteRecordsResponseDeleteRecordsPartitionResult[] | null, v: number): void {
+function _writeTopicResult_partitions(w: Writer, a: DeleteRecordsResponse.PartitionResult[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -231,16 +254,16 @@ function _writeDeleteRecordsResponseDeleteRecordsTopicResult_partitions(w: Write
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDeleteRecordsResponseDeleteRecordsPartitionResult(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartitionResult(w, a[i], v);
 }
 
-function _writeDeleteRecordsResponseDeleteRecordsTopicResult(w: Writer, m: DeleteRecordsResponseDeleteRecordsTopicResult, v: number): void {
+function _writeTopicResult(w: Writer, m: DeleteRecordsResponse.TopicResult, v: number): void {
   if (v < 2) {
     w.string(m.name);
   } else {
     w.compactString(m.name);
   }
-  _writeDeleteRecordsResponseDeleteRecordsTopicResult_partitions(w, m.partitions, v);
+  _writeTopicResult_partitions(w, m.partitions, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -248,7 +271,7 @@ function _writeDeleteRecordsResponseDeleteRecordsTopicResult(w: Writer, m: Delet
   }
 }
 
-function _writeDeleteRecordsResponseDeleteRecordsPartitionResult(w: Writer, m: DeleteRecordsResponseDeleteRecordsPartitionResult, v: number): void {
+function _writePartitionResult(w: Writer, m: DeleteRecordsResponse.PartitionResult, v: number): void {
   w.int32(m.partitionIndex);
   w.int64(m.lowWatermark);
   w.int16(m.errorCode);
@@ -259,31 +282,12 @@ function _writeDeleteRecordsResponseDeleteRecordsPartitionResult(w: Writer, m: D
   }
 }
 
-export const DeleteRecordsResponseDeleteRecordsPartitionResultSchema: StructSchema = {
-  name: "DeleteRecordsResponseDeleteRecordsPartitionResult",
-  create: createDeleteRecordsResponseDeleteRecordsPartitionResult,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-    { name: "lowWatermark", specName: "LowWatermark", type: "int64", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const DeleteRecordsResponseDeleteRecordsTopicResultSchema: StructSchema = {
-  name: "DeleteRecordsResponseDeleteRecordsTopicResult",
-  create: createDeleteRecordsResponseDeleteRecordsTopicResult,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 2], nullableVersions: null, taggedVersions: null, struct: DeleteRecordsResponseDeleteRecordsPartitionResultSchema },
-  ],
-};
-
 export const DeleteRecordsResponseSchema: StructSchema = {
   name: "DeleteRecordsResponse",
   create: createDeleteRecordsResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 2], nullableVersions: null, taggedVersions: null, struct: DeleteRecordsResponseDeleteRecordsTopicResultSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 2], nullableVersions: null, taggedVersions: null, struct: DeleteRecordsResponse.TopicResultSchema },
   ],
 };
 

@@ -4,7 +4,7 @@
 import { DecodeError, MessageCodec, NO_KNOWN_TAGS, Reader, SizeTally, StructSchema, TaggedField, UnsupportedVersionError, Writer, badInteger, locateDecodeError, sizeOfCompactString, sizeOfString, sizeOfTagSection, sizeOfUvarint, writeUnknownTags } from '../primitives/index.js';
 export interface DeleteTopicsRequest {
   /** Topics to delete, each given by name or by id. Versions 6. */
-  topics: DeleteTopicsRequestDeleteTopicState[];
+  topics: DeleteTopicsRequest.DeleteTopicState[];
   /** Names of the topics to delete (before v6). Versions 0-5, ignorable. */
   topicNames: string[];
   /** Milliseconds to wait for the deletions to finish. Versions 0-6. */
@@ -13,13 +13,33 @@ export interface DeleteTopicsRequest {
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DeleteTopicsRequestDeleteTopicState {
-  /** Name of the topic, or null when deleting by id. Versions 6, nullable 6+, default null. */
-  name: string | null;
-  /** Id of the topic. Versions 6. */
-  topicId: string;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace DeleteTopicsRequest {
+  export interface DeleteTopicState {
+    /** Name of the topic, or null when deleting by id. Versions 6, nullable 6+, default null. */
+    name: string | null;
+    /** Id of the topic. Versions 6. */
+    topicId: string;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DeleteTopicsRequest.DeleteTopicState with every field at its default, overridden by `init`. */
+  export function createDeleteTopicState(init?: Partial<DeleteTopicsRequest.DeleteTopicState>): DeleteTopicsRequest.DeleteTopicState {
+    const m: DeleteTopicsRequest.DeleteTopicState = {
+      name: null,
+      topicId: "AAAAAAAAAAAAAAAAAAAAAA",
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const DeleteTopicStateSchema: StructSchema = {
+    name: "DeleteTopicsRequest.DeleteTopicState",
+    create: createDeleteTopicState,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [6, 6], nullableVersions: [6, 32767], taggedVersions: null },
+      { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [6, 6], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A DeleteTopicsRequest with every field at its default, overridden by `init`. */
@@ -32,22 +52,13 @@ export function createDeleteTopicsRequest(init?: Partial<DeleteTopicsRequest>): 
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DeleteTopicsRequestDeleteTopicState with every field at its default, overridden by `init`. */
-export function createDeleteTopicsRequestDeleteTopicState(init?: Partial<DeleteTopicsRequestDeleteTopicState>): DeleteTopicsRequestDeleteTopicState {
-  const m: DeleteTopicsRequestDeleteTopicState = {
-    name: null,
-    topicId: "AAAAAAAAAAAAAAAAAAAAAA",
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDeleteTopicsRequest_topics(r: Reader, v: number): DeleteTopicsRequestDeleteTopicState[] {
+function _readDeleteTopicsRequest_topics(r: Reader, v: number): DeleteTopicsRequest.DeleteTopicState[] {
   const n = r.compactArrayLength(18);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DeleteTopicsRequestDeleteTopicState[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDeleteTopicsRequestDeleteTopicState(r, v));
+  const a: DeleteTopicsRequest.DeleteTopicState[] = [];
+  for (let i = 0; i < n; i++) a.push(_readDeleteTopicState(r, v));
   return a;
 }
 
@@ -62,7 +73,7 @@ function _readDeleteTopicsRequest_topicNames(r: Reader, v: number): string[] {
 }
 
 function _readDeleteTopicsRequest(r: Reader, v: number): DeleteTopicsRequest {
-  const _topics: DeleteTopicsRequestDeleteTopicState[] = v < 6 ? [] : _readDeleteTopicsRequest_topics(r, v);
+  const _topics: DeleteTopicsRequest.DeleteTopicState[] = v < 6 ? [] : _readDeleteTopicsRequest_topics(r, v);
   const _topicNames: string[] = v < 6 ? _readDeleteTopicsRequest_topicNames(r, v) : [];
   const _timeoutMs: number = r.int32();
   let _unknown: TaggedField[] | undefined;
@@ -79,7 +90,7 @@ function _readDeleteTopicsRequest(r: Reader, v: number): DeleteTopicsRequest {
   return m;
 }
 
-function _readDeleteTopicsRequestDeleteTopicState(r: Reader, v: number): DeleteTopicsRequestDeleteTopicState {
+function _readDeleteTopicState(r: Reader, v: number): DeleteTopicsRequest.DeleteTopicState {
   const _name: string | null = r.compactNullableString();
   const _topicId: string = r.uuid();
   let _unknown: TaggedField[] | undefined;
@@ -89,15 +100,15 @@ function _readDeleteTopicsRequestDeleteTopicState(r: Reader, v: number): DeleteT
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: DeleteTopicsRequestDeleteTopicState = { name: _name, topicId: _topicId };
+  const m: DeleteTopicsRequest.DeleteTopicState = { name: _name, topicId: _topicId };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDeleteTopicsRequest_topics(a: DeleteTopicsRequestDeleteTopicState[] | null, v: number): number {
+function _sizeDeleteTopicsRequest_topics(a: DeleteTopicsRequest.DeleteTopicState[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDeleteTopicsRequestDeleteTopicState(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeDeleteTopicState(a[i], v);
   return n;
 }
 
@@ -128,7 +139,7 @@ function _sizeDeleteTopicsRequest(m: DeleteTopicsRequest, v: number): number {
   return n;
 }
 
-function _sizeDeleteTopicsRequestDeleteTopicState(m: DeleteTopicsRequestDeleteTopicState, v: number): number {
+function _sizeDeleteTopicState(m: DeleteTopicsRequest.DeleteTopicState, v: number): number {
   let n = 0;
   n += sizeOfCompactString(m.name);
   n += 16;
@@ -137,13 +148,13 @@ function _sizeDeleteTopicsRequestDeleteTopicState(m: DeleteTopicsRequestDeleteTo
   return n;
 }
 
-function _writeDeleteTopicsRequest_topics(w: Writer, a: DeleteTopicsRequestDeleteTopicState[] | null, v: number): void {
+function _writeDeleteTopicsRequest_topics(w: Writer, a: DeleteTopicsRequest.DeleteTopicState[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeDeleteTopicsRequestDeleteTopicState(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeDeleteTopicState(w, a[i], v);
 }
 
 function _writeDeleteTopicsRequest_topicNames(w: Writer, a: string[] | null, v: number): void {
@@ -184,7 +195,7 @@ function _writeDeleteTopicsRequest(w: Writer, m: DeleteTopicsRequest, v: number)
   }
 }
 
-function _writeDeleteTopicsRequestDeleteTopicState(w: Writer, m: DeleteTopicsRequestDeleteTopicState, v: number): void {
+function _writeDeleteTopicState(w: Writer, m: DeleteTopicsRequest.DeleteTopicState, v: number): void {
   w.compactString(m.name);
   w.uuid(m.topicId);
   const unknown = m.unknownTaggedFields;
@@ -192,20 +203,11 @@ function _writeDeleteTopicsRequestDeleteTopicState(w: Writer, m: DeleteTopicsReq
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-export const DeleteTopicsRequestDeleteTopicStateSchema: StructSchema = {
-  name: "DeleteTopicsRequestDeleteTopicState",
-  create: createDeleteTopicsRequestDeleteTopicState,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [6, 6], nullableVersions: [6, 32767], taggedVersions: null },
-    { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [6, 6], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
 export const DeleteTopicsRequestSchema: StructSchema = {
   name: "DeleteTopicsRequest",
   create: createDeleteTopicsRequest,
   fields: [
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [6, 6], nullableVersions: null, taggedVersions: null, struct: DeleteTopicsRequestDeleteTopicStateSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [6, 6], nullableVersions: null, taggedVersions: null, struct: DeleteTopicsRequest.DeleteTopicStateSchema },
     { name: "topicNames", specName: "TopicNames", type: "string", array: true, versions: [0, 5], nullableVersions: null, taggedVersions: null, ignorable: true },
     { name: "timeoutMs", specName: "TimeoutMs", type: "int32", array: false, versions: [0, 6], nullableVersions: null, taggedVersions: null },
   ],

@@ -6,22 +6,46 @@ export interface DeleteTopicsResponse {
   /** Milliseconds the request was throttled for because of a quota, or 0. Versions 1-6, ignorable. */
   throttleTimeMs: number;
   /** Outcome for each topic. Versions 0-6. */
-  responses: DeleteTopicsResponseDeletableTopicResult[];
+  responses: DeleteTopicsResponse.DeletableTopicResult[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DeleteTopicsResponseDeletableTopicResult {
-  /** Name of the topic. Versions 0-6, nullable 6+. */
-  name: string | null;
-  /** Id of the topic. Versions 6, ignorable. */
-  topicId: string;
-  /** Error code, 0 if the topic was deleted. Versions 0-6. */
-  errorCode: number;
-  /** Error text, or null on success. Versions 5-6, nullable 5+, default null, ignorable. */
-  errorMessage: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace DeleteTopicsResponse {
+  export interface DeletableTopicResult {
+    /** Name of the topic. Versions 0-6, nullable 6+. */
+    name: string | null;
+    /** Id of the topic. Versions 6, ignorable. */
+    topicId: string;
+    /** Error code, 0 if the topic was deleted. Versions 0-6. */
+    errorCode: number;
+    /** Error text, or null on success. Versions 5-6, nullable 5+, default null, ignorable. */
+    errorMessage: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DeleteTopicsResponse.DeletableTopicResult with every field at its default, overridden by `init`. */
+  export function createDeletableTopicResult(init?: Partial<DeleteTopicsResponse.DeletableTopicResult>): DeleteTopicsResponse.DeletableTopicResult {
+    const m: DeleteTopicsResponse.DeletableTopicResult = {
+      name: "",
+      topicId: "AAAAAAAAAAAAAAAAAAAAAA",
+      errorCode: 0,
+      errorMessage: null,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const DeletableTopicResultSchema: StructSchema = {
+    name: "DeleteTopicsResponse.DeletableTopicResult",
+    create: createDeletableTopicResult,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 6], nullableVersions: [6, 32767], taggedVersions: null },
+      { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [6, 6], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 6], nullableVersions: null, taggedVersions: null },
+      { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [5, 6], nullableVersions: [5, 32767], taggedVersions: null, ignorable: true },
+    ],
+  };
 }
 
 /** A DeleteTopicsResponse with every field at its default, overridden by `init`. */
@@ -33,30 +57,19 @@ export function createDeleteTopicsResponse(init?: Partial<DeleteTopicsResponse>)
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DeleteTopicsResponseDeletableTopicResult with every field at its default, overridden by `init`. */
-export function createDeleteTopicsResponseDeletableTopicResult(init?: Partial<DeleteTopicsResponseDeletableTopicResult>): DeleteTopicsResponseDeletableTopicResult {
-  const m: DeleteTopicsResponseDeletableTopicResult = {
-    name: "",
-    topicId: "AAAAAAAAAAAAAAAAAAAAAA",
-    errorCode: 0,
-    errorMessage: null,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDeleteTopicsResponse_responses(r: Reader, v: number): DeleteTopicsResponseDeletableTopicResult[] {
+function _readDeleteTopicsResponse_responses(r: Reader, v: number): DeleteTopicsResponse.DeletableTopicResult[] {
   const n = v < 4 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DeleteTopicsResponseDeletableTopicResult[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDeleteTopicsResponseDeletableTopicResult(r, v));
+  const a: DeleteTopicsResponse.DeletableTopicResult[] = [];
+  for (let i = 0; i < n; i++) a.push(_readDeletableTopicResult(r, v));
   return a;
 }
 
 function _readDeleteTopicsResponse(r: Reader, v: number): DeleteTopicsResponse {
   const _throttleTimeMs: number = v < 1 ? 0 : r.int32();
-  const _responses: DeleteTopicsResponseDeletableTopicResult[] = _readDeleteTopicsResponse_responses(r, v);
+  const _responses: DeleteTopicsResponse.DeletableTopicResult[] = _readDeleteTopicsResponse_responses(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 4) {
     const count = r.uvarint();
@@ -71,7 +84,7 @@ function _readDeleteTopicsResponse(r: Reader, v: number): DeleteTopicsResponse {
   return m;
 }
 
-function _readDeleteTopicsResponseDeletableTopicResult(r: Reader, v: number): DeleteTopicsResponseDeletableTopicResult {
+function _readDeletableTopicResult(r: Reader, v: number): DeleteTopicsResponse.DeletableTopicResult {
   const _name: string | null = v < 4 ? r.string() : v < 6 ? r.compactString() : r.compactNullableString();
   const _topicId: string = v < 6 ? "AAAAAAAAAAAAAAAAAAAAAA" : r.uuid();
   const _errorCode: number = r.int16();
@@ -85,15 +98,15 @@ function _readDeleteTopicsResponseDeletableTopicResult(r: Reader, v: number): De
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DeleteTopicsResponseDeletableTopicResult = { name: _name, topicId: _topicId, errorCode: _errorCode, errorMessage: _errorMessage };
+  const m: DeleteTopicsResponse.DeletableTopicResult = { name: _name, topicId: _topicId, errorCode: _errorCode, errorMessage: _errorMessage };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDeleteTopicsResponse_responses(a: DeleteTopicsResponseDeletableTopicResult[] | null, v: number): number {
+function _sizeDeleteTopicsResponse_responses(a: DeleteTopicsResponse.DeletableTopicResult[] | null, v: number): number {
   if (a === null) return v < 4 ? 4 : 1;
   let n = v < 4 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDeleteTopicsResponseDeletableTopicResult(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeDeletableTopicResult(a[i], v);
   return n;
 }
 
@@ -112,7 +125,7 @@ function _sizeDeleteTopicsResponse(m: DeleteTopicsResponse, v: number): number {
   return n;
 }
 
-function _sizeDeleteTopicsResponseDeletableTopicResult(m: DeleteTopicsResponseDeletableTopicResult, v: number): number {
+function _sizeDeletableTopicResult(m: DeleteTopicsResponse.DeletableTopicResult, v: number): number {
   let n = 0;
   if (v < 4) {
     if (m.name === null) throw new EncodeError(`non-nullable field Name was null at version ${v}`);
@@ -139,7 +152,7 @@ function _sizeDeleteTopicsResponseDeletableTopicResult(m: DeleteTopicsResponseDe
   return n;
 }
 
-function _writeDeleteTopicsResponse_responses(w: Writer, a: DeleteTopicsResponseDeletableTopicResult[] | null, v: number): void {
+function _writeDeleteTopicsResponse_responses(w: Writer, a: DeleteTopicsResponse.DeletableTopicResult[] | null, v: number): void {
   if (a === null) {
     if (v < 4) {
       w.int32(-1);
@@ -153,7 +166,7 @@ function _writeDeleteTopicsResponse_responses(w: Writer, a: DeleteTopicsResponse
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDeleteTopicsResponseDeletableTopicResult(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeDeletableTopicResult(w, a[i], v);
 }
 
 function _writeDeleteTopicsResponse(w: Writer, m: DeleteTopicsResponse, v: number): void {
@@ -168,7 +181,7 @@ function _writeDeleteTopicsResponse(w: Writer, m: DeleteTopicsResponse, v: numbe
   }
 }
 
-function _writeDeleteTopicsResponseDeletableTopicResult(w: Writer, m: DeleteTopicsResponseDeletableTopicResult, v: number): void {
+function _writeDeletableTopicResult(w: Writer, m: DeleteTopicsResponse.DeletableTopicResult, v: number): void {
   if (v < 4) {
     w.string(m.name);
   } else {
@@ -188,23 +201,12 @@ function _writeDeleteTopicsResponseDeletableTopicResult(w: Writer, m: DeleteTopi
   }
 }
 
-export const DeleteTopicsResponseDeletableTopicResultSchema: StructSchema = {
-  name: "DeleteTopicsResponseDeletableTopicResult",
-  create: createDeleteTopicsResponseDeletableTopicResult,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 6], nullableVersions: [6, 32767], taggedVersions: null },
-    { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [6, 6], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 6], nullableVersions: null, taggedVersions: null },
-    { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [5, 6], nullableVersions: [5, 32767], taggedVersions: null, ignorable: true },
-  ],
-};
-
 export const DeleteTopicsResponseSchema: StructSchema = {
   name: "DeleteTopicsResponse",
   create: createDeleteTopicsResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [1, 6], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "responses", specName: "Responses", type: "struct", array: true, versions: [0, 6], nullableVersions: null, taggedVersions: null, struct: DeleteTopicsResponseDeletableTopicResultSchema },
+    { name: "responses", specName: "Responses", type: "struct", array: true, versions: [0, 6], nullableVersions: null, taggedVersions: null, struct: DeleteTopicsResponse.DeletableTopicResultSchema },
   ],
 };
 

@@ -10,35 +10,82 @@ export interface DescribeAclsResponse {
   /** Error text, or null on success. Versions 0-3, nullable 0+. */
   errorMessage: string | null;
   /** The resources that have matching ACLs. Versions 0-3. */
-  resources: DescribeAclsResponseDescribeAclsResource[];
+  resources: DescribeAclsResponse.Resource[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DescribeAclsResponseDescribeAclsResource {
-  /** Type of the resource. Versions 0-3. */
-  resourceType: number;
-  /** Name of the resource. Versions 0-3. */
-  resourceName: string;
-  /** Pattern type of the resource name (literal before v1). Versions 1-3, default 3. */
-  patternType: number;
-  /** The matching ACLs on this resource. Versions 0-3. */
-  acls: DescribeAclsResponseAclDescription[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace DescribeAclsResponse {
+  /** DescribeAclsResource in the spec. */
+  export interface Resource {
+    /** Type of the resource. Versions 0-3. */
+    resourceType: number;
+    /** Name of the resource. Versions 0-3. */
+    resourceName: string;
+    /** Pattern type of the resource name (literal before v1). Versions 1-3, default 3. */
+    patternType: number;
+    /** The matching ACLs on this resource. Versions 0-3. */
+    acls: DescribeAclsResponse.AclDescription[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface DescribeAclsResponseAclDescription {
-  /** Principal the ACL applies to. Versions 0-3. */
-  principal: string;
-  /** Host the ACL applies to. Versions 0-3. */
-  host: string;
-  /** Operation the ACL covers. Versions 0-3. */
-  operation: number;
-  /** Whether the ACL allows or denies. Versions 0-3. */
-  permissionType: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  export interface AclDescription {
+    /** Principal the ACL applies to. Versions 0-3. */
+    principal: string;
+    /** Host the ACL applies to. Versions 0-3. */
+    host: string;
+    /** Operation the ACL covers. Versions 0-3. */
+    operation: number;
+    /** Whether the ACL allows or denies. Versions 0-3. */
+    permissionType: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DescribeAclsResponse.Resource with every field at its default, overridden by `init`. */
+  export function createResource(init?: Partial<DescribeAclsResponse.Resource>): DescribeAclsResponse.Resource {
+    const m: DescribeAclsResponse.Resource = {
+      resourceType: 0,
+      resourceName: "",
+      patternType: 3,
+      acls: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A DescribeAclsResponse.AclDescription with every field at its default, overridden by `init`. */
+  export function createAclDescription(init?: Partial<DescribeAclsResponse.AclDescription>): DescribeAclsResponse.AclDescription {
+    const m: DescribeAclsResponse.AclDescription = {
+      principal: "",
+      host: "",
+      operation: 0,
+      permissionType: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const AclDescriptionSchema: StructSchema = {
+    name: "DescribeAclsResponse.AclDescription",
+    create: createAclDescription,
+    fields: [
+      { name: "principal", specName: "Principal", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "host", specName: "Host", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "operation", specName: "Operation", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "permissionType", specName: "PermissionType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const ResourceSchema: StructSchema = {
+    name: "DescribeAclsResponse.Resource",
+    create: createResource,
+    fields: [
+      { name: "resourceType", specName: "ResourceType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "resourceName", specName: "ResourceName", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
+      { name: "patternType", specName: "PatternType", type: "int8", array: false, versions: [1, 3], nullableVersions: null, taggedVersions: null },
+      { name: "acls", specName: "Acls", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: AclDescriptionSchema },
+    ],
+  };
 }
 
 /** A DescribeAclsResponse with every field at its default, overridden by `init`. */
@@ -52,35 +99,13 @@ export function createDescribeAclsResponse(init?: Partial<DescribeAclsResponse>)
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DescribeAclsResponseDescribeAclsResource with every field at its default, overridden by `init`. */
-export function createDescribeAclsResponseDescribeAclsResource(init?: Partial<DescribeAclsResponseDescribeAclsResource>): DescribeAclsResponseDescribeAclsResource {
-  const m: DescribeAclsResponseDescribeAclsResource = {
-    resourceType: 0,
-    resourceName: "",
-    patternType: 3,
-    acls: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A DescribeAclsResponseAclDescription with every field at its default, overridden by `init`. */
-export function createDescribeAclsResponseAclDescription(init?: Partial<DescribeAclsResponseAclDescription>): DescribeAclsResponseAclDescription {
-  const m: DescribeAclsResponseAclDescription = {
-    principal: "",
-    host: "",
-    operation: 0,
-    permissionType: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDescribeAclsResponse_resources(r: Reader, v: number): DescribeAclsResponseDescribeAclsResource[] {
+function _readDescribeAclsResponse_resources(r: Reader, v: number): DescribeAclsResponse.Resource[] {
   const n = v < 2 ? r.arrayLength(7) : r.compactArrayLength(5);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DescribeAclsResponseDescribeAclsResource[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDescribeAclsResponseDescribeAclsResource(r, v));
+  const a: DescribeAclsResponse.Resource[] = [];
+  for (let i = 0; i < n; i++) a.push(_readResource(r, v));
   return a;
 }
 
@@ -88,7 +113,7 @@ function _readDescribeAclsResponse(r: Reader, v: number): DescribeAclsResponse {
   const _throttleTimeMs: number = r.int32();
   const _errorCode: number = r.int16();
   const _errorMessage: string | null = v < 2 ? r.nullableString() : r.compactNullableString();
-  const _resources: DescribeAclsResponseDescribeAclsResource[] = _readDescribeAclsResponse_resources(r, v);
+  const _resources: DescribeAclsResponse.Resource[] = _readDescribeAclsResponse_resources(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -103,21 +128,21 @@ function _readDescribeAclsResponse(r: Reader, v: number): DescribeAclsResponse {
   return m;
 }
 
-function _readDescribeAclsResponseDescribeAclsResource_acls(r: Reader, v: number): DescribeAclsResponseAclDescription[] {
+function _readResource_acls(r: Reader, v: number): DescribeAclsResponse.AclDescription[] {
   const n = v < 2 ? r.arrayLength(6) : r.compactArrayLength(5);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DescribeAclsResponseAclDescription[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDescribeAclsResponseAclDescription(r, v));
+  const a: DescribeAclsResponse.AclDescription[] = [];
+  for (let i = 0; i < n; i++) a.push(_readAclDescription(r, v));
   return a;
 }
 
-function _readDescribeAclsResponseDescribeAclsResource(r: Reader, v: number): DescribeAclsResponseDescribeAclsResource {
+function _readResource(r: Reader, v: number): DescribeAclsResponse.Resource {
   const _resourceType: number = r.int8();
   const _resourceName: string = v < 2 ? r.string() : r.compactString();
   const _patternType: number = v < 1 ? 3 : r.int8();
-  const _acls: DescribeAclsResponseAclDescription[] = _readDescribeAclsResponseDescribeAclsResource_acls(r, v);
+  const _acls: DescribeAclsResponse.AclDescription[] = _readResource_acls(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 2) {
     const count = r.uvarint();
@@ -127,12 +152,12 @@ function _readDescribeAclsResponseDescribeAclsResource(r: Reader, v: number): De
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DescribeAclsResponseDescribeAclsResource = { resourceType: _resourceType, resourceName: _resourceName, patternType: _patternType, acls: _acls };
+  const m: DescribeAclsResponse.Resource = { resourceType: _resourceType, resourceName: _resourceName, patternType: _patternType, acls: _acls };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readDescribeAclsResponseAclDescription(r: Reader, v: number): DescribeAclsResponseAclDescription {
+function _readAclDescription(r: Reader, v: number): DescribeAclsResponse.AclDescription {
   const _principal: string = v < 2 ? r.string() : r.compactString();
   const _host: string = v < 2 ? r.string() : r.compactString();
   const _operation: number = r.int8();
@@ -146,15 +171,15 @@ function _readDescribeAclsResponseAclDescription(r: Reader, v: number): Describe
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DescribeAclsResponseAclDescription = { principal: _principal, host: _host, operation: _operation, permissionType: _permissionType };
+  const m: DescribeAclsResponse.AclDescription = { principal: _principal, host: _host, operation: _operation, permissionType: _permissionType };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDescribeAclsResponse_resources(a: DescribeAclsResponseDescribeAclsResource[] | null, v: number): number {
+function _sizeDescribeAclsResponse_resources(a: DescribeAclsResponse.Resource[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDescribeAclsResponseDescribeAclsResource(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeResource(a[i], v);
   return n;
 }
 
@@ -178,14 +203,14 @@ function _sizeDescribeAclsResponse(m: DescribeAclsResponse, v: number): number {
   return n;
 }
 
-function _sizeDescribeAclsResponseDescribeAclsResource_acls(a: DescribeAclsResponseAclDescription[] | null, v: number): number {
+function _sizeResource_acls(a: DescribeAclsResponse.AclDescription[] | null, v: number): number {
   if (a === null) return v < 2 ? 4 : 1;
   let n = v < 2 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDescribeAclsResponseAclDescription(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeAclDescription(a[i], v);
   return n;
 }
 
-function _sizeDescribeAclsResponseDescribeAclsResource(m: DescribeAclsResponseDescribeAclsResource, v: number): number {
+function _sizeResource(m: DescribeAclsResponse.Resource, v: number): number {
   let n = 0;
   if (((m.resourceType << 24) >> 24) !== m.resourceType) throw badInteger("ResourceType", 'int8', m.resourceType);
   n += 1;
@@ -200,7 +225,7 @@ function _sizeDescribeAclsResponseDescribeAclsResource(m: DescribeAclsResponseDe
     if (((m.patternType << 24) >> 24) !== m.patternType) throw badInteger("PatternType", 'int8', m.patternType);
     n += 1;
   }
-  n += _sizeDescribeAclsResponseDescribeAclsResource_acls(m.acls, v);
+  n += _sizeResource_acls(m.acls, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 2) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of DescribeAclsResponse does not support them.`);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
@@ -209,7 +234,7 @@ function _sizeDescribeAclsResponseDescribeAclsResource(m: DescribeAclsResponseDe
   return n;
 }
 
-function _sizeDescribeAclsResponseAclDescription(m: DescribeAclsResponseAclDescription, v: number): number {
+function _sizeAclDescription(m: DescribeAclsResponse.AclDescription, v: number): number {
   let n = 0;
   if (v < 2) {
     n += sizeOfString(m.principal);
@@ -233,7 +258,7 @@ function _sizeDescribeAclsResponseAclDescription(m: DescribeAclsResponseAclDescr
   return n;
 }
 
-function _writeDescribeAclsResponse_resources(w: Writer, a: DescribeAclsResponseDescribeAclsResource[] | null, v: number): void {
+function _writeDescribeAclsResponse_resources(w: Writer, a: DescribeAclsResponse.Resource[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -247,7 +272,7 @@ function _writeDescribeAclsResponse_resources(w: Writer, a: DescribeAclsResponse
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDescribeAclsResponseDescribeAclsResource(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeResource(w, a[i], v);
 }
 
 function _writeDescribeAclsResponse(w: Writer, m: DescribeAclsResponse, v: number): void {
@@ -266,7 +291,7 @@ function _writeDescribeAclsResponse(w: Writer, m: DescribeAclsResponse, v: numbe
   }
 }
 
-function _writeDescribeAclsResponseDescribeAclsResource_acls(w: Writer, a: DescribeAclsResponseAclDescription[] | null, v: number): void {
+function _writeResource_acls(w: Writer, a: DescribeAclsResponse.AclDescription[] | null, v: number): void {
   if (a === null) {
     if (v < 2) {
       w.int32(-1);
@@ -280,10 +305,10 @@ function _writeDescribeAclsResponseDescribeAclsResource_acls(w: Writer, a: Descr
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDescribeAclsResponseAclDescription(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeAclDescription(w, a[i], v);
 }
 
-function _writeDescribeAclsResponseDescribeAclsResource(w: Writer, m: DescribeAclsResponseDescribeAclsResource, v: number): void {
+function _writeResource(w: Writer, m: DescribeAclsResponse.Resource, v: number): void {
   w.int8(m.resourceType);
   if (v < 2) {
     w.string(m.resourceName);
@@ -293,7 +318,7 @@ function _writeDescribeAclsResponseDescribeAclsResource(w: Writer, m: DescribeAc
   if (v >= 1) {
     w.int8(m.patternType);
   }
-  _writeDescribeAclsResponseDescribeAclsResource_acls(w, m.acls, v);
+  _writeResource_acls(w, m.acls, v);
   if (v >= 2) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -301,7 +326,7 @@ function _writeDescribeAclsResponseDescribeAclsResource(w: Writer, m: DescribeAc
   }
 }
 
-function _writeDescribeAclsResponseAclDescription(w: Writer, m: DescribeAclsResponseAclDescription, v: number): void {
+function _writeAclDescription(w: Writer, m: DescribeAclsResponse.AclDescription, v: number): void {
   if (v < 2) {
     w.string(m.principal);
   } else {
@@ -321,28 +346,6 @@ function _writeDescribeAclsResponseAclDescription(w: Writer, m: DescribeAclsResp
   }
 }
 
-export const DescribeAclsResponseAclDescriptionSchema: StructSchema = {
-  name: "DescribeAclsResponseAclDescription",
-  create: createDescribeAclsResponseAclDescription,
-  fields: [
-    { name: "principal", specName: "Principal", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "host", specName: "Host", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "operation", specName: "Operation", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "permissionType", specName: "PermissionType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const DescribeAclsResponseDescribeAclsResourceSchema: StructSchema = {
-  name: "DescribeAclsResponseDescribeAclsResource",
-  create: createDescribeAclsResponseDescribeAclsResource,
-  fields: [
-    { name: "resourceType", specName: "ResourceType", type: "int8", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "resourceName", specName: "ResourceName", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "patternType", specName: "PatternType", type: "int8", array: false, versions: [1, 3], nullableVersions: null, taggedVersions: null },
-    { name: "acls", specName: "Acls", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: DescribeAclsResponseAclDescriptionSchema },
-  ],
-};
-
 export const DescribeAclsResponseSchema: StructSchema = {
   name: "DescribeAclsResponse",
   create: createDescribeAclsResponse,
@@ -350,7 +353,7 @@ export const DescribeAclsResponseSchema: StructSchema = {
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
     { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
     { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [0, 3], nullableVersions: [0, 32767], taggedVersions: null },
-    { name: "resources", specName: "Resources", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: DescribeAclsResponseDescribeAclsResourceSchema },
+    { name: "resources", specName: "Resources", type: "struct", array: true, versions: [0, 3], nullableVersions: null, taggedVersions: null, struct: DescribeAclsResponse.ResourceSchema },
   ],
 };
 

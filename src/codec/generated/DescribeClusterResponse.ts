@@ -16,24 +16,49 @@ export interface DescribeClusterResponse {
   /** Id of the active controller, or -1 if unknown. Versions 0-1, default -1. */
   controllerId: number;
   /** The described nodes. Versions 0-1. */
-  brokers: DescribeClusterResponseDescribeClusterBroker[];
+  brokers: DescribeClusterResponse.Broker[];
   /** Bitfield of operations the caller may perform on the cluster. Versions 0-1, default -2147483648. */
   clusterAuthorizedOperations: number;
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DescribeClusterResponseDescribeClusterBroker {
-  /** Node id. Versions 0-1. */
-  brokerId: number;
-  /** Host name of the node. Versions 0-1. */
-  host: string;
-  /** Port of the node. Versions 0-1. */
-  port: number;
-  /** Rack of the node, or null if none is set. Versions 0-1, nullable 0+, default null. */
-  rack: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace DescribeClusterResponse {
+  /** DescribeClusterBroker in the spec. */
+  export interface Broker {
+    /** Node id. Versions 0-1. */
+    brokerId: number;
+    /** Host name of the node. Versions 0-1. */
+    host: string;
+    /** Port of the node. Versions 0-1. */
+    port: number;
+    /** Rack of the node, or null if none is set. Versions 0-1, nullable 0+, default null. */
+    rack: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DescribeClusterResponse.Broker with every field at its default, overridden by `init`. */
+  export function createBroker(init?: Partial<DescribeClusterResponse.Broker>): DescribeClusterResponse.Broker {
+    const m: DescribeClusterResponse.Broker = {
+      brokerId: 0,
+      host: "",
+      port: 0,
+      rack: null,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const BrokerSchema: StructSchema = {
+    name: "DescribeClusterResponse.Broker",
+    create: createBroker,
+    fields: [
+      { name: "brokerId", specName: "BrokerId", type: "int32", array: false, versions: [0, 1], nullableVersions: null, taggedVersions: null },
+      { name: "host", specName: "Host", type: "string", array: false, versions: [0, 1], nullableVersions: null, taggedVersions: null },
+      { name: "port", specName: "Port", type: "int32", array: false, versions: [0, 1], nullableVersions: null, taggedVersions: null },
+      { name: "rack", specName: "Rack", type: "string", array: false, versions: [0, 1], nullableVersions: [0, 32767], taggedVersions: null },
+    ],
+  };
 }
 
 /** A DescribeClusterResponse with every field at its default, overridden by `init`. */
@@ -51,24 +76,13 @@ export function createDescribeClusterResponse(init?: Partial<DescribeClusterResp
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DescribeClusterResponseDescribeClusterBroker with every field at its default, overridden by `init`. */
-export function createDescribeClusterResponseDescribeClusterBroker(init?: Partial<DescribeClusterResponseDescribeClusterBroker>): DescribeClusterResponseDescribeClusterBroker {
-  const m: DescribeClusterResponseDescribeClusterBroker = {
-    brokerId: 0,
-    host: "",
-    port: 0,
-    rack: null,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDescribeClusterResponse_brokers(r: Reader, v: number): DescribeClusterResponseDescribeClusterBroker[] {
+function _readDescribeClusterResponse_brokers(r: Reader, v: number): DescribeClusterResponse.Broker[] {
   const n = r.compactArrayLength(11);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DescribeClusterResponseDescribeClusterBroker[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDescribeClusterResponseDescribeClusterBroker(r, v));
+  const a: DescribeClusterResponse.Broker[] = [];
+  for (let i = 0; i < n; i++) a.push(_readBroker(r, v));
   return a;
 }
 
@@ -79,7 +93,7 @@ function _readDescribeClusterResponse(r: Reader, v: number): DescribeClusterResp
   const _endpointType: number = v < 1 ? 1 : r.int8();
   const _clusterId: string = r.compactString();
   const _controllerId: number = r.int32();
-  const _brokers: DescribeClusterResponseDescribeClusterBroker[] = _readDescribeClusterResponse_brokers(r, v);
+  const _brokers: DescribeClusterResponse.Broker[] = _readDescribeClusterResponse_brokers(r, v);
   const _clusterAuthorizedOperations: number = r.int32();
   let _unknown: TaggedField[] | undefined;
   const count = r.uvarint();
@@ -93,7 +107,7 @@ function _readDescribeClusterResponse(r: Reader, v: number): DescribeClusterResp
   return m;
 }
 
-function _readDescribeClusterResponseDescribeClusterBroker(r: Reader, v: number): DescribeClusterResponseDescribeClusterBroker {
+function _readBroker(r: Reader, v: number): DescribeClusterResponse.Broker {
   const _brokerId: number = r.int32();
   const _host: string = r.compactString();
   const _port: number = r.int32();
@@ -105,15 +119,15 @@ function _readDescribeClusterResponseDescribeClusterBroker(r: Reader, v: number)
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: DescribeClusterResponseDescribeClusterBroker = { brokerId: _brokerId, host: _host, port: _port, rack: _rack };
+  const m: DescribeClusterResponse.Broker = { brokerId: _brokerId, host: _host, port: _port, rack: _rack };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDescribeClusterResponse_brokers(a: DescribeClusterResponseDescribeClusterBroker[] | null, v: number): number {
+function _sizeDescribeClusterResponse_brokers(a: DescribeClusterResponse.Broker[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDescribeClusterResponseDescribeClusterBroker(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeBroker(a[i], v);
   return n;
 }
 
@@ -141,7 +155,7 @@ function _sizeDescribeClusterResponse(m: DescribeClusterResponse, v: number): nu
   return n;
 }
 
-function _sizeDescribeClusterResponseDescribeClusterBroker(m: DescribeClusterResponseDescribeClusterBroker, v: number): number {
+function _sizeBroker(m: DescribeClusterResponse.Broker, v: number): number {
   let n = 0;
   if ((m.brokerId | 0) !== m.brokerId) throw badInteger("BrokerId", 'int32', m.brokerId);
   n += 4;
@@ -154,13 +168,13 @@ function _sizeDescribeClusterResponseDescribeClusterBroker(m: DescribeClusterRes
   return n;
 }
 
-function _writeDescribeClusterResponse_brokers(w: Writer, a: DescribeClusterResponseDescribeClusterBroker[] | null, v: number): void {
+function _writeDescribeClusterResponse_brokers(w: Writer, a: DescribeClusterResponse.Broker[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeDescribeClusterResponseDescribeClusterBroker(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeBroker(w, a[i], v);
 }
 
 function _writeDescribeClusterResponse(w: Writer, m: DescribeClusterResponse, v: number): void {
@@ -179,7 +193,7 @@ function _writeDescribeClusterResponse(w: Writer, m: DescribeClusterResponse, v:
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-function _writeDescribeClusterResponseDescribeClusterBroker(w: Writer, m: DescribeClusterResponseDescribeClusterBroker, v: number): void {
+function _writeBroker(w: Writer, m: DescribeClusterResponse.Broker, v: number): void {
   w.int32(m.brokerId);
   w.compactString(m.host);
   w.int32(m.port);
@@ -188,17 +202,6 @@ function _writeDescribeClusterResponseDescribeClusterBroker(w: Writer, m: Descri
   w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, Infinity);
 }
-
-export const DescribeClusterResponseDescribeClusterBrokerSchema: StructSchema = {
-  name: "DescribeClusterResponseDescribeClusterBroker",
-  create: createDescribeClusterResponseDescribeClusterBroker,
-  fields: [
-    { name: "brokerId", specName: "BrokerId", type: "int32", array: false, versions: [0, 1], nullableVersions: null, taggedVersions: null },
-    { name: "host", specName: "Host", type: "string", array: false, versions: [0, 1], nullableVersions: null, taggedVersions: null },
-    { name: "port", specName: "Port", type: "int32", array: false, versions: [0, 1], nullableVersions: null, taggedVersions: null },
-    { name: "rack", specName: "Rack", type: "string", array: false, versions: [0, 1], nullableVersions: [0, 32767], taggedVersions: null },
-  ],
-};
 
 export const DescribeClusterResponseSchema: StructSchema = {
   name: "DescribeClusterResponse",
@@ -210,7 +213,7 @@ export const DescribeClusterResponseSchema: StructSchema = {
     { name: "endpointType", specName: "EndpointType", type: "int8", array: false, versions: [1, 1], nullableVersions: null, taggedVersions: null },
     { name: "clusterId", specName: "ClusterId", type: "string", array: false, versions: [0, 1], nullableVersions: null, taggedVersions: null },
     { name: "controllerId", specName: "ControllerId", type: "int32", array: false, versions: [0, 1], nullableVersions: null, taggedVersions: null },
-    { name: "brokers", specName: "Brokers", type: "struct", array: true, versions: [0, 1], nullableVersions: null, taggedVersions: null, struct: DescribeClusterResponseDescribeClusterBrokerSchema },
+    { name: "brokers", specName: "Brokers", type: "struct", array: true, versions: [0, 1], nullableVersions: null, taggedVersions: null, struct: DescribeClusterResponse.BrokerSchema },
     { name: "clusterAuthorizedOperations", specName: "ClusterAuthorizedOperations", type: "int32", array: false, versions: [0, 1], nullableVersions: null, taggedVersions: null },
   ],
 };

@@ -4,7 +4,7 @@
 import { DecodeError, MessageCodec, NO_KNOWN_TAGS, Reader, SizeTally, StructSchema, TaggedField, UnsupportedVersionError, Writer, badInteger, locateDecodeError, sizeOfCompactString, sizeOfString, sizeOfTagSection, sizeOfUvarint, writeUnknownTags } from '../primitives/index.js';
 export interface DescribeConfigsRequest {
   /** Resources to describe. Versions 0-4. */
-  resources: DescribeConfigsRequestDescribeConfigsResource[];
+  resources: DescribeConfigsRequest.Resource[];
   /** Whether to return synonyms for each config. Versions 1-4, default false. */
   includeSynonyms: boolean;
   /** Whether to return documentation for each config. Versions 3-4, default false. */
@@ -13,15 +13,38 @@ export interface DescribeConfigsRequest {
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DescribeConfigsRequestDescribeConfigsResource {
-  /** Kind of resource (topic, broker, ...). Versions 0-4. */
-  resourceType: number;
-  /** Name of the resource. Versions 0-4. */
-  resourceName: string;
-  /** Config keys wanted, or null for all of them. Versions 0-4, nullable 0+. */
-  configurationKeys: string[] | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace DescribeConfigsRequest {
+  /** DescribeConfigsResource in the spec. */
+  export interface Resource {
+    /** Kind of resource (topic, broker, ...). Versions 0-4. */
+    resourceType: number;
+    /** Name of the resource. Versions 0-4. */
+    resourceName: string;
+    /** Config keys wanted, or null for all of them. Versions 0-4, nullable 0+. */
+    configurationKeys: string[] | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DescribeConfigsRequest.Resource with every field at its default, overridden by `init`. */
+  export function createResource(init?: Partial<DescribeConfigsRequest.Resource>): DescribeConfigsRequest.Resource {
+    const m: DescribeConfigsRequest.Resource = {
+      resourceType: 0,
+      resourceName: "",
+      configurationKeys: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const ResourceSchema: StructSchema = {
+    name: "DescribeConfigsRequest.Resource",
+    create: createResource,
+    fields: [
+      { name: "resourceType", specName: "ResourceType", type: "int8", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
+      { name: "resourceName", specName: "ResourceName", type: "string", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
+      { name: "configurationKeys", specName: "ConfigurationKeys", type: "string", array: true, versions: [0, 4], nullableVersions: [0, 32767], taggedVersions: null },
+    ],
+  };
 }
 
 /** A DescribeConfigsRequest with every field at its default, overridden by `init`. */
@@ -34,28 +57,18 @@ export function createDescribeConfigsRequest(init?: Partial<DescribeConfigsReque
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DescribeConfigsRequestDescribeConfigsResource with every field at its default, overridden by `init`. */
-export function createDescribeConfigsRequestDescribeConfigsResource(init?: Partial<DescribeConfigsRequestDescribeConfigsResource>): DescribeConfigsRequestDescribeConfigsResource {
-  const m: DescribeConfigsRequestDescribeConfigsResource = {
-    resourceType: 0,
-    resourceName: "",
-    configurationKeys: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDescribeConfigsRequest_resources(r: Reader, v: number): DescribeConfigsRequestDescribeConfigsResource[] {
+function _readDescribeConfigsRequest_resources(r: Reader, v: number): DescribeConfigsRequest.Resource[] {
   const n = v < 4 ? r.arrayLength(7) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DescribeConfigsRequestDescribeConfigsResource[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDescribeConfigsRequestDescribeConfigsResource(r, v));
+  const a: DescribeConfigsRequest.Resource[] = [];
+  for (let i = 0; i < n; i++) a.push(_readResource(r, v));
   return a;
 }
 
 function _readDescribeConfigsRequest(r: Reader, v: number): DescribeConfigsRequest {
-  const _resources: DescribeConfigsRequestDescribeConfigsResource[] = _readDescribeConfigsRequest_resources(r, v);
+  const _resources: DescribeConfigsRequest.Resource[] = _readDescribeConfigsRequest_resources(r, v);
   const _includeSynonyms: boolean = v < 1 ? false : r.bool();
   const _includeDocumentation: boolean = v < 3 ? false : r.bool();
   let _unknown: TaggedField[] | undefined;
@@ -72,7 +85,7 @@ function _readDescribeConfigsRequest(r: Reader, v: number): DescribeConfigsReque
   return m;
 }
 
-function _readDescribeConfigsRequestDescribeConfigsResource_configurationKeys(r: Reader, v: number): string[] | null {
+function _readResource_configurationKeys(r: Reader, v: number): string[] | null {
   const n = v < 4 ? r.arrayLength(2) : r.compactArrayLength(1);
   if (n < 0) {
     return null;
@@ -82,10 +95,10 @@ function _readDescribeConfigsRequestDescribeConfigsResource_configurationKeys(r:
   return a;
 }
 
-function _readDescribeConfigsRequestDescribeConfigsResource(r: Reader, v: number): DescribeConfigsRequestDescribeConfigsResource {
+function _readResource(r: Reader, v: number): DescribeConfigsRequest.Resource {
   const _resourceType: number = r.int8();
   const _resourceName: string = v < 4 ? r.string() : r.compactString();
-  const _configurationKeys: string[] | null = _readDescribeConfigsRequestDescribeConfigsResource_configurationKeys(r, v);
+  const _configurationKeys: string[] | null = _readResource_configurationKeys(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 4) {
     const count = r.uvarint();
@@ -95,15 +108,15 @@ function _readDescribeConfigsRequestDescribeConfigsResource(r: Reader, v: number
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DescribeConfigsRequestDescribeConfigsResource = { resourceType: _resourceType, resourceName: _resourceName, configurationKeys: _configurationKeys };
+  const m: DescribeConfigsRequest.Resource = { resourceType: _resourceType, resourceName: _resourceName, configurationKeys: _configurationKeys };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDescribeConfigsRequest_resources(a: DescribeConfigsRequestDescribeConfigsResource[] | null, v: number): number {
+function _sizeDescribeConfigsRequest_resources(a: DescribeConfigsRequest.Resource[] | null, v: number): number {
   if (a === null) return v < 4 ? 4 : 1;
   let n = v < 4 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDescribeConfigsRequestDescribeConfigsResource(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeResource(a[i], v);
   return n;
 }
 
@@ -128,14 +141,14 @@ function _sizeDescribeConfigsRequest(m: DescribeConfigsRequest, v: number): numb
   return n;
 }
 
-function _sizeDescribeConfigsRequestDescribeConfigsResource_configurationKeys(a: string[] | null, v: number): number {
+function _sizeResource_configurationKeys(a: string[] | null, v: number): number {
   if (a === null) return v < 4 ? 4 : 1;
   let n = v < 4 ? 4 : sizeOfUvarint(a.length + 1);
   for (let i = 0; i < a.length; i++) n += v < 4 ? sizeOfString(a[i]) : sizeOfCompactString(a[i]);
   return n;
 }
 
-function _sizeDescribeConfigsRequestDescribeConfigsResource(m: DescribeConfigsRequestDescribeConfigsResource, v: number): number {
+function _sizeResource(m: DescribeConfigsRequest.Resource, v: number): number {
   let n = 0;
   if (((m.resourceType << 24) >> 24) !== m.resourceType) throw badInteger("ResourceType", 'int8', m.resourceType);
   n += 1;
@@ -144,7 +157,7 @@ function _sizeDescribeConfigsRequestDescribeConfigsResource(m: DescribeConfigsRe
   } else {
     n += sizeOfCompactString(m.resourceName);
   }
-  n += _sizeDescribeConfigsRequestDescribeConfigsResource_configurationKeys(m.configurationKeys, v);
+  n += _sizeResource_configurationKeys(m.configurationKeys, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 4) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of DescribeConfigsRequest does not support them.`);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
@@ -153,7 +166,7 @@ function _sizeDescribeConfigsRequestDescribeConfigsResource(m: DescribeConfigsRe
   return n;
 }
 
-function _writeDescribeConfigsRequest_resources(w: Writer, a: DescribeConfigsRequestDescribeConfigsResource[] | null, v: number): void {
+function _writeDescribeConfigsRequest_resources(w: Writer, a: DescribeConfigsRequest.Resource[] | null, v: number): void {
   if (a === null) {
     if (v < 4) {
       w.int32(-1);
@@ -167,7 +180,7 @@ function _writeDescribeConfigsRequest_resources(w: Writer, a: DescribeConfigsReq
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDescribeConfigsRequestDescribeConfigsResource(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeResource(w, a[i], v);
 }
 
 function _writeDescribeConfigsRequest(w: Writer, m: DescribeConfigsRequest, v: number): void {
@@ -185,7 +198,7 @@ function _writeDescribeConfigsRequest(w: Writer, m: DescribeConfigsRequest, v: n
   }
 }
 
-function _writeDescribeConfigsRequestDescribeConfigsResource_configurationKeys(w: Writer, a: string[] | null, v: number): void {
+function _writeResource_configurationKeys(w: Writer, a: string[] | null, v: number): void {
   if (a === null) {
     if (v < 4) {
       w.int32(-1);
@@ -208,14 +221,14 @@ function _writeDescribeConfigsRequestDescribeConfigsResource_configurationKeys(w
   }
 }
 
-function _writeDescribeConfigsRequestDescribeConfigsResource(w: Writer, m: DescribeConfigsRequestDescribeConfigsResource, v: number): void {
+function _writeResource(w: Writer, m: DescribeConfigsRequest.Resource, v: number): void {
   w.int8(m.resourceType);
   if (v < 4) {
     w.string(m.resourceName);
   } else {
     w.compactString(m.resourceName);
   }
-  _writeDescribeConfigsRequestDescribeConfigsResource_configurationKeys(w, m.configurationKeys, v);
+  _writeResource_configurationKeys(w, m.configurationKeys, v);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -223,21 +236,11 @@ function _writeDescribeConfigsRequestDescribeConfigsResource(w: Writer, m: Descr
   }
 }
 
-export const DescribeConfigsRequestDescribeConfigsResourceSchema: StructSchema = {
-  name: "DescribeConfigsRequestDescribeConfigsResource",
-  create: createDescribeConfigsRequestDescribeConfigsResource,
-  fields: [
-    { name: "resourceType", specName: "ResourceType", type: "int8", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "resourceName", specName: "ResourceName", type: "string", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "configurationKeys", specName: "ConfigurationKeys", type: "string", array: true, versions: [0, 4], nullableVersions: [0, 32767], taggedVersions: null },
-  ],
-};
-
 export const DescribeConfigsRequestSchema: StructSchema = {
   name: "DescribeConfigsRequest",
   create: createDescribeConfigsRequest,
   fields: [
-    { name: "resources", specName: "Resources", type: "struct", array: true, versions: [0, 4], nullableVersions: null, taggedVersions: null, struct: DescribeConfigsRequestDescribeConfigsResourceSchema },
+    { name: "resources", specName: "Resources", type: "struct", array: true, versions: [0, 4], nullableVersions: null, taggedVersions: null, struct: DescribeConfigsRequest.ResourceSchema },
     { name: "includeSynonyms", specName: "IncludeSynonyms", type: "bool", array: false, versions: [1, 4], nullableVersions: null, taggedVersions: null },
     { name: "includeDocumentation", specName: "IncludeDocumentation", type: "bool", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null },
   ],

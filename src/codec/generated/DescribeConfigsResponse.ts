@@ -6,58 +6,139 @@ export interface DescribeConfigsResponse {
   /** Milliseconds the request was throttled for because of a quota, or 0. Versions 0-4. */
   throttleTimeMs: number;
   /** One result per requested resource. Versions 0-4. */
-  results: DescribeConfigsResponseDescribeConfigsResult[];
+  results: DescribeConfigsResponse.Result[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DescribeConfigsResponseDescribeConfigsResult {
-  /** Error code, 0 on success. Versions 0-4. */
-  errorCode: number;
-  /** Error text, or null on success. Versions 0-4, nullable 0+. */
-  errorMessage: string | null;
-  /** Kind of resource. Versions 0-4. */
-  resourceType: number;
-  /** Name of the resource. Versions 0-4. */
-  resourceName: string;
-  /** The configs of the resource. Versions 0-4. */
-  configs: DescribeConfigsResponseDescribeConfigsResourceResult[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace DescribeConfigsResponse {
+  /** DescribeConfigsResult in the spec. */
+  export interface Result {
+    /** Error code, 0 on success. Versions 0-4. */
+    errorCode: number;
+    /** Error text, or null on success. Versions 0-4, nullable 0+. */
+    errorMessage: string | null;
+    /** Kind of resource. Versions 0-4. */
+    resourceType: number;
+    /** Name of the resource. Versions 0-4. */
+    resourceName: string;
+    /** The configs of the resource. Versions 0-4. */
+    configs: DescribeConfigsResponse.ResourceResult[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface DescribeConfigsResponseDescribeConfigsResourceResult {
-  /** Config key. Versions 0-4. */
-  name: string;
-  /** Config value. Versions 0-4, nullable 0+. */
-  value: string | null;
-  /** Whether the config cannot be changed. Versions 0-4. */
-  readOnly: boolean;
-  /** Whether the config still has its default value (v0 only). Versions 0. */
-  isDefault: boolean;
-  /** Where the config value comes from. Versions 1-4, default -1, ignorable. */
-  configSource: number;
-  /** Whether the config holds a sensitive value. Versions 0-4. */
-  isSensitive: boolean;
-  /** Synonyms of this config key. Versions 1-4, ignorable. */
-  synonyms: DescribeConfigsResponseDescribeConfigsSynonym[];
-  /** Data type of the config (boolean, string, int, ...). Versions 3-4, default 0, ignorable. */
-  configType: number;
-  /** Documentation text of the config. Versions 3-4, nullable 0+, ignorable. */
-  documentation: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  /** DescribeConfigsResourceResult in the spec. */
+  export interface ResourceResult {
+    /** Config key. Versions 0-4. */
+    name: string;
+    /** Config value. Versions 0-4, nullable 0+. */
+    value: string | null;
+    /** Whether the config cannot be changed. Versions 0-4. */
+    readOnly: boolean;
+    /** Whether the config still has its default value (v0 only). Versions 0. */
+    isDefault: boolean;
+    /** Where the config value comes from. Versions 1-4, default -1, ignorable. */
+    configSource: number;
+    /** Whether the config holds a sensitive value. Versions 0-4. */
+    isSensitive: boolean;
+    /** Synonyms of this config key. Versions 1-4, ignorable. */
+    synonyms: DescribeConfigsResponse.Synonym[];
+    /** Data type of the config (boolean, string, int, ...). Versions 3-4, default 0, ignorable. */
+    configType: number;
+    /** Documentation text of the config. Versions 3-4, nullable 0+, ignorable. */
+    documentation: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface DescribeConfigsResponseDescribeConfigsSynonym {
-  /** Synonym key. Versions 1-4. */
-  name: string;
-  /** Synonym value. Versions 1-4, nullable 0+. */
-  value: string | null;
-  /** Where the synonym value comes from. Versions 1-4. */
-  source: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** DescribeConfigsSynonym in the spec. */
+  export interface Synonym {
+    /** Synonym key. Versions 1-4. */
+    name: string;
+    /** Synonym value. Versions 1-4, nullable 0+. */
+    value: string | null;
+    /** Where the synonym value comes from. Versions 1-4. */
+    source: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DescribeConfigsResponse.Result with every field at its default, overridden by `init`. */
+  export function createResult(init?: Partial<DescribeConfigsResponse.Result>): DescribeConfigsResponse.Result {
+    const m: DescribeConfigsResponse.Result = {
+      errorCode: 0,
+      errorMessage: "",
+      resourceType: 0,
+      resourceName: "",
+      configs: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A DescribeConfigsResponse.ResourceResult with every field at its default, overridden by `init`. */
+  export function createResourceResult(init?: Partial<DescribeConfigsResponse.ResourceResult>): DescribeConfigsResponse.ResourceResult {
+    const m: DescribeConfigsResponse.ResourceResult = {
+      name: "",
+      value: "",
+      readOnly: false,
+      isDefault: false,
+      configSource: -1,
+      isSensitive: false,
+      synonyms: [],
+      configType: 0,
+      documentation: "",
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A DescribeConfigsResponse.Synonym with every field at its default, overridden by `init`. */
+  export function createSynonym(init?: Partial<DescribeConfigsResponse.Synonym>): DescribeConfigsResponse.Synonym {
+    const m: DescribeConfigsResponse.Synonym = {
+      name: "",
+      value: "",
+      source: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const SynonymSchema: StructSchema = {
+    name: "DescribeConfigsResponse.Synonym",
+    create: createSynonym,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [1, 4], nullableVersions: null, taggedVersions: null },
+      { name: "value", specName: "Value", type: "string", array: false, versions: [1, 4], nullableVersions: [0, 32767], taggedVersions: null },
+      { name: "source", specName: "Source", type: "int8", array: false, versions: [1, 4], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const ResourceResultSchema: StructSchema = {
+    name: "DescribeConfigsResponse.ResourceResult",
+    create: createResourceResult,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
+      { name: "value", specName: "Value", type: "string", array: false, versions: [0, 4], nullableVersions: [0, 32767], taggedVersions: null },
+      { name: "readOnly", specName: "ReadOnly", type: "bool", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
+      { name: "isDefault", specName: "IsDefault", type: "bool", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
+      { name: "configSource", specName: "ConfigSource", type: "int8", array: false, versions: [1, 4], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "isSensitive", specName: "IsSensitive", type: "bool", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
+      { name: "synonyms", specName: "Synonyms", type: "struct", array: true, versions: [1, 4], nullableVersions: null, taggedVersions: null, ignorable: true, struct: SynonymSchema },
+      { name: "configType", specName: "ConfigType", type: "int8", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "documentation", specName: "Documentation", type: "string", array: false, versions: [3, 4], nullableVersions: [0, 32767], taggedVersions: null, ignorable: true },
+    ],
+  };
+
+  export const ResultSchema: StructSchema = {
+    name: "DescribeConfigsResponse.Result",
+    create: createResult,
+    fields: [
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
+      { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [0, 4], nullableVersions: [0, 32767], taggedVersions: null },
+      { name: "resourceType", specName: "ResourceType", type: "int8", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
+      { name: "resourceName", specName: "ResourceName", type: "string", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
+      { name: "configs", specName: "Configs", type: "struct", array: true, versions: [0, 4], nullableVersions: null, taggedVersions: null, struct: ResourceResultSchema },
+    ],
+  };
 }
 
 /** A DescribeConfigsResponse with every field at its default, overridden by `init`. */
@@ -69,57 +150,19 @@ export function createDescribeConfigsResponse(init?: Partial<DescribeConfigsResp
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DescribeConfigsResponseDescribeConfigsResult with every field at its default, overridden by `init`. */
-export function createDescribeConfigsResponseDescribeConfigsResult(init?: Partial<DescribeConfigsResponseDescribeConfigsResult>): DescribeConfigsResponseDescribeConfigsResult {
-  const m: DescribeConfigsResponseDescribeConfigsResult = {
-    errorCode: 0,
-    errorMessage: "",
-    resourceType: 0,
-    resourceName: "",
-    configs: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A DescribeConfigsResponseDescribeConfigsResourceResult with every field at its default, overridden by `init`. */
-export function createDescribeConfigsResponseDescribeConfigsResourceResult(init?: Partial<DescribeConfigsResponseDescribeConfigsResourceResult>): DescribeConfigsResponseDescribeConfigsResourceResult {
-  const m: DescribeConfigsResponseDescribeConfigsResourceResult = {
-    name: "",
-    value: "",
-    readOnly: false,
-    isDefault: false,
-    configSource: -1,
-    isSensitive: false,
-    synonyms: [],
-    configType: 0,
-    documentation: "",
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A DescribeConfigsResponseDescribeConfigsSynonym with every field at its default, overridden by `init`. */
-export function createDescribeConfigsResponseDescribeConfigsSynonym(init?: Partial<DescribeConfigsResponseDescribeConfigsSynonym>): DescribeConfigsResponseDescribeConfigsSynonym {
-  const m: DescribeConfigsResponseDescribeConfigsSynonym = {
-    name: "",
-    value: "",
-    source: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDescribeConfigsResponse_results(r: Reader, v: number): DescribeConfigsResponseDescribeConfigsResult[] {
+function _readDescribeConfigsResponse_results(r: Reader, v: number): DescribeConfigsResponse.Result[] {
   const n = v < 4 ? r.arrayLength(11) : r.compactArrayLength(7);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DescribeConfigsResponseDescribeConfigsResult[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDescribeConfigsResponseDescribeConfigsResult(r, v));
+  const a: DescribeConfigsResponse.Result[] = [];
+  for (let i = 0; i < n; i++) a.push(_readResult(r, v));
   return a;
 }
 
 function _readDescribeConfigsResponse(r: Reader, v: number): DescribeConfigsResponse {
   const _throttleTimeMs: number = r.int32();
-  const _results: DescribeConfigsResponseDescribeConfigsResult[] = _readDescribeConfigsResponse_results(r, v);
+  const _results: DescribeConfigsResponse.Result[] = _readDescribeConfigsResponse_results(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 4) {
     const count = r.uvarint();
@@ -134,22 +177,22 @@ function _readDescribeConfigsResponse(r: Reader, v: number): DescribeConfigsResp
   return m;
 }
 
-function _readDescribeConfigsResponseDescribeConfigsResult_configs(r: Reader, v: number): DescribeConfigsResponseDescribeConfigsResourceResult[] {
+function _readResult_configs(r: Reader, v: number): DescribeConfigsResponse.ResourceResult[] {
   const n = v < 4 ? r.arrayLength(7) : r.compactArrayLength(9);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DescribeConfigsResponseDescribeConfigsResourceResult[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDescribeConfigsResponseDescribeConfigsResourceResult(r, v));
+  const a: DescribeConfigsResponse.ResourceResult[] = [];
+  for (let i = 0; i < n; i++) a.push(_readResourceResult(r, v));
   return a;
 }
 
-function _readDescribeConfigsResponseDescribeConfigsResult(r: Reader, v: number): DescribeConfigsResponseDescribeConfigsResult {
+function _readResult(r: Reader, v: number): DescribeConfigsResponse.Result {
   const _errorCode: number = r.int16();
   const _errorMessage: string | null = v < 4 ? r.nullableString() : r.compactNullableString();
   const _resourceType: number = r.int8();
   const _resourceName: string = v < 4 ? r.string() : r.compactString();
-  const _configs: DescribeConfigsResponseDescribeConfigsResourceResult[] = _readDescribeConfigsResponseDescribeConfigsResult_configs(r, v);
+  const _configs: DescribeConfigsResponse.ResourceResult[] = _readResult_configs(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 4) {
     const count = r.uvarint();
@@ -159,29 +202,29 @@ function _readDescribeConfigsResponseDescribeConfigsResult(r: Reader, v: number)
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DescribeConfigsResponseDescribeConfigsResult = { errorCode: _errorCode, errorMessage: _errorMessage, resourceType: _resourceType, resourceName: _resourceName, configs: _configs };
+  const m: DescribeConfigsResponse.Result = { errorCode: _errorCode, errorMessage: _errorMessage, resourceType: _resourceType, resourceName: _resourceName, configs: _configs };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readDescribeConfigsResponseDescribeConfigsResourceResult_synonyms(r: Reader, v: number): DescribeConfigsResponseDescribeConfigsSynonym[] {
+function _readResourceResult_synonyms(r: Reader, v: number): DescribeConfigsResponse.Synonym[] {
   const n = v < 4 ? r.arrayLength(5) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DescribeConfigsResponseDescribeConfigsSynonym[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDescribeConfigsResponseDescribeConfigsSynonym(r, v));
+  const a: DescribeConfigsResponse.Synonym[] = [];
+  for (let i = 0; i < n; i++) a.push(_readSynonym(r, v));
   return a;
 }
 
-function _readDescribeConfigsResponseDescribeConfigsResourceResult(r: Reader, v: number): DescribeConfigsResponseDescribeConfigsResourceResult {
+function _readResourceResult(r: Reader, v: number): DescribeConfigsResponse.ResourceResult {
   const _name: string = v < 4 ? r.string() : r.compactString();
   const _value: string | null = v < 4 ? r.nullableString() : r.compactNullableString();
   const _readOnly: boolean = r.bool();
   const _isDefault: boolean = v < 1 ? r.bool() : false;
   const _configSource: number = v < 1 ? -1 : r.int8();
   const _isSensitive: boolean = r.bool();
-  const _synonyms: DescribeConfigsResponseDescribeConfigsSynonym[] = v < 1 ? [] : _readDescribeConfigsResponseDescribeConfigsResourceResult_synonyms(r, v);
+  const _synonyms: DescribeConfigsResponse.Synonym[] = v < 1 ? [] : _readResourceResult_synonyms(r, v);
   const _configType: number = v < 3 ? 0 : r.int8();
   const _documentation: string | null = v < 3 ? "" : v < 4 ? r.nullableString() : r.compactNullableString();
   let _unknown: TaggedField[] | undefined;
@@ -193,12 +236,12 @@ function _readDescribeConfigsResponseDescribeConfigsResourceResult(r: Reader, v:
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DescribeConfigsResponseDescribeConfigsResourceResult = { name: _name, value: _value, readOnly: _readOnly, isDefault: _isDefault, configSource: _configSource, isSensitive: _isSensitive, synonyms: _synonyms, configType: _configType, documentation: _documentation };
+  const m: DescribeConfigsResponse.ResourceResult = { name: _name, value: _value, readOnly: _readOnly, isDefault: _isDefault, configSource: _configSource, isSensitive: _isSensitive, synonyms: _synonyms, configType: _configType, documentation: _documentation };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readDescribeConfigsResponseDescribeConfigsSynonym(r: Reader, v: number): DescribeConfigsResponseDescribeConfigsSynonym {
+function _readSynonym(r: Reader, v: number): DescribeConfigsResponse.Synonym {
   const _name: string = v < 4 ? r.string() : r.compactString();
   const _value: string | null = v < 4 ? r.nullableString() : r.compactNullableString();
   const _source: number = r.int8();
@@ -211,15 +254,15 @@ function _readDescribeConfigsResponseDescribeConfigsSynonym(r: Reader, v: number
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DescribeConfigsResponseDescribeConfigsSynonym = { name: _name, value: _value, source: _source };
+  const m: DescribeConfigsResponse.Synonym = { name: _name, value: _value, source: _source };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDescribeConfigsResponse_results(a: DescribeConfigsResponseDescribeConfigsResult[] | null, v: number): number {
+function _sizeDescribeConfigsResponse_results(a: DescribeConfigsResponse.Result[] | null, v: number): number {
   if (a === null) return v < 4 ? 4 : 1;
   let n = v < 4 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDescribeConfigsResponseDescribeConfigsResult(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeResult(a[i], v);
   return n;
 }
 
@@ -236,14 +279,14 @@ function _sizeDescribeConfigsResponse(m: DescribeConfigsResponse, v: number): nu
   return n;
 }
 
-function _sizeDescribeConfigsResponseDescribeConfigsResult_configs(a: DescribeConfigsResponseDescribeConfigsResourceResult[] | null, v: number): number {
+function _sizeResult_configs(a: DescribeConfigsResponse.ResourceResult[] | null, v: number): number {
   if (a === null) return v < 4 ? 4 : 1;
   let n = v < 4 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDescribeConfigsResponseDescribeConfigsResourceResult(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeResourceResult(a[i], v);
   return n;
 }
 
-function _sizeDescribeConfigsResponseDescribeConfigsResult(m: DescribeConfigsResponseDescribeConfigsResult, v: number): number {
+function _sizeResult(m: DescribeConfigsResponse.Result, v: number): number {
   let n = 0;
   if (((m.errorCode << 16) >> 16) !== m.errorCode) throw badInteger("ErrorCode", 'int16', m.errorCode);
   n += 2;
@@ -259,7 +302,7 @@ function _sizeDescribeConfigsResponseDescribeConfigsResult(m: DescribeConfigsRes
   } else {
     n += sizeOfCompactString(m.resourceName);
   }
-  n += _sizeDescribeConfigsResponseDescribeConfigsResult_configs(m.configs, v);
+  n += _sizeResult_configs(m.configs, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 4) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of DescribeConfigsResponse does not support them.`);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
@@ -268,14 +311,14 @@ function _sizeDescribeConfigsResponseDescribeConfigsResult(m: DescribeConfigsRes
   return n;
 }
 
-function _sizeDescribeConfigsResponseDescribeConfigsResourceResult_synonyms(a: DescribeConfigsResponseDescribeConfigsSynonym[] | null, v: number): number {
+function _sizeResourceResult_synonyms(a: DescribeConfigsResponse.Synonym[] | null, v: number): number {
   if (a === null) return v < 4 ? 4 : 1;
   let n = v < 4 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDescribeConfigsResponseDescribeConfigsSynonym(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeSynonym(a[i], v);
   return n;
 }
 
-function _sizeDescribeConfigsResponseDescribeConfigsResourceResult(m: DescribeConfigsResponseDescribeConfigsResourceResult, v: number): number {
+function _sizeResourceResult(m: DescribeConfigsResponse.ResourceResult, v: number): number {
   let n = 0;
   if (v < 4) {
     n += sizeOfString(m.name);
@@ -299,7 +342,7 @@ function _sizeDescribeConfigsResponseDescribeConfigsResourceResult(m: DescribeCo
   }
   n += 1;
   if (v >= 1) {
-    n += _sizeDescribeConfigsResponseDescribeConfigsResourceResult_synonyms(m.synonyms, v);
+    n += _sizeResourceResult_synonyms(m.synonyms, v);
   }
   if (v >= 3) {
     if (((m.configType << 24) >> 24) !== m.configType) throw badInteger("ConfigType", 'int8', m.configType);
@@ -318,7 +361,7 @@ function _sizeDescribeConfigsResponseDescribeConfigsResourceResult(m: DescribeCo
   return n;
 }
 
-function _sizeDescribeConfigsResponseDescribeConfigsSynonym(m: DescribeConfigsResponseDescribeConfigsSynonym, v: number): number {
+function _sizeSynonym(m: DescribeConfigsResponse.Synonym, v: number): number {
   let n = 0;
   if (v < 4) {
     n += sizeOfString(m.name);
@@ -340,7 +383,7 @@ function _sizeDescribeConfigsResponseDescribeConfigsSynonym(m: DescribeConfigsRe
   return n;
 }
 
-function _writeDescribeConfigsResponse_results(w: Writer, a: DescribeConfigsResponseDescribeConfigsResult[] | null, v: number): void {
+function _writeDescribeConfigsResponse_results(w: Writer, a: DescribeConfigsResponse.Result[] | null, v: number): void {
   if (a === null) {
     if (v < 4) {
       w.int32(-1);
@@ -354,7 +397,7 @@ function _writeDescribeConfigsResponse_results(w: Writer, a: DescribeConfigsResp
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDescribeConfigsResponseDescribeConfigsResult(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeResult(w, a[i], v);
 }
 
 function _writeDescribeConfigsResponse(w: Writer, m: DescribeConfigsResponse, v: number): void {
@@ -367,7 +410,7 @@ function _writeDescribeConfigsResponse(w: Writer, m: DescribeConfigsResponse, v:
   }
 }
 
-function _writeDescribeConfigsResponseDescribeConfigsResult_configs(w: Writer, a: DescribeConfigsResponseDescribeConfigsResourceResult[] | null, v: number): void {
+function _writeResult_configs(w: Writer, a: DescribeConfigsResponse.ResourceResult[] | null, v: number): void {
   if (a === null) {
     if (v < 4) {
       w.int32(-1);
@@ -381,10 +424,10 @@ function _writeDescribeConfigsResponseDescribeConfigsResult_configs(w: Writer, a
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDescribeConfigsResponseDescribeConfigsResourceResult(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeResourceResult(w, a[i], v);
 }
 
-function _writeDescribeConfigsResponseDescribeConfigsResult(w: Writer, m: DescribeConfigsResponseDescribeConfigsResult, v: number): void {
+function _writeResult(w: Writer, m: DescribeConfigsResponse.Result, v: number): void {
   w.int16(m.errorCode);
   if (v < 4) {
     w.string(m.errorMessage);
@@ -397,7 +440,7 @@ function _writeDescribeConfigsResponseDescribeConfigsResult(w: Writer, m: Descri
   } else {
     w.compactString(m.resourceName);
   }
-  _writeDescribeConfigsResponseDescribeConfigsResult_configs(w, m.configs, v);
+  _writeResult_configs(w, m.configs, v);
   if (v >= 4) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -405,7 +448,7 @@ function _writeDescribeConfigsResponseDescribeConfigsResult(w: Writer, m: Descri
   }
 }
 
-function _writeDescribeConfigsResponseDescribeConfigsResourceResult_synonyms(w: Writer, a: DescribeConfigsResponseDescribeConfigsSynonym[] | null, v: number): void {
+function _writeResourceResult_synonyms(w: Writer, a: DescribeConfigsResponse.Synonym[] | null, v: number): void {
   if (a === null) {
     if (v < 4) {
       w.int32(-1);
@@ -419,10 +462,10 @@ function _writeDescribeConfigsResponseDescribeConfigsResourceResult_synonyms(w: 
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDescribeConfigsResponseDescribeConfigsSynonym(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeSynonym(w, a[i], v);
 }
 
-function _writeDescribeConfigsResponseDescribeConfigsResourceResult(w: Writer, m: DescribeConfigsResponseDescribeConfigsResourceResult, v: number): void {
+function _writeResourceResult(w: Writer, m: DescribeConfigsResponse.ResourceResult, v: number): void {
   if (v < 4) {
     w.string(m.name);
   } else {
@@ -442,7 +485,7 @@ function _writeDescribeConfigsResponseDescribeConfigsResourceResult(w: Writer, m
   }
   w.bool(m.isSensitive);
   if (v >= 1) {
-    _writeDescribeConfigsResponseDescribeConfigsResourceResult_synonyms(w, m.synonyms, v);
+    _writeResourceResult_synonyms(w, m.synonyms, v);
   }
   if (v >= 3) {
     w.int8(m.configType);
@@ -459,7 +502,7 @@ function _writeDescribeConfigsResponseDescribeConfigsResourceResult(w: Writer, m
   }
 }
 
-function _writeDescribeConfigsResponseDescribeConfigsSynonym(w: Writer, m: DescribeConfigsResponseDescribeConfigsSynonym, v: number): void {
+function _writeSynonym(w: Writer, m: DescribeConfigsResponse.Synonym, v: number): void {
   if (v < 4) {
     w.string(m.name);
   } else {
@@ -478,50 +521,12 @@ function _writeDescribeConfigsResponseDescribeConfigsSynonym(w: Writer, m: Descr
   }
 }
 
-export const DescribeConfigsResponseDescribeConfigsSynonymSchema: StructSchema = {
-  name: "DescribeConfigsResponseDescribeConfigsSynonym",
-  create: createDescribeConfigsResponseDescribeConfigsSynonym,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [1, 4], nullableVersions: null, taggedVersions: null },
-    { name: "value", specName: "Value", type: "string", array: false, versions: [1, 4], nullableVersions: [0, 32767], taggedVersions: null },
-    { name: "source", specName: "Source", type: "int8", array: false, versions: [1, 4], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const DescribeConfigsResponseDescribeConfigsResourceResultSchema: StructSchema = {
-  name: "DescribeConfigsResponseDescribeConfigsResourceResult",
-  create: createDescribeConfigsResponseDescribeConfigsResourceResult,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "value", specName: "Value", type: "string", array: false, versions: [0, 4], nullableVersions: [0, 32767], taggedVersions: null },
-    { name: "readOnly", specName: "ReadOnly", type: "bool", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "isDefault", specName: "IsDefault", type: "bool", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
-    { name: "configSource", specName: "ConfigSource", type: "int8", array: false, versions: [1, 4], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "isSensitive", specName: "IsSensitive", type: "bool", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "synonyms", specName: "Synonyms", type: "struct", array: true, versions: [1, 4], nullableVersions: null, taggedVersions: null, ignorable: true, struct: DescribeConfigsResponseDescribeConfigsSynonymSchema },
-    { name: "configType", specName: "ConfigType", type: "int8", array: false, versions: [3, 4], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "documentation", specName: "Documentation", type: "string", array: false, versions: [3, 4], nullableVersions: [0, 32767], taggedVersions: null, ignorable: true },
-  ],
-};
-
-export const DescribeConfigsResponseDescribeConfigsResultSchema: StructSchema = {
-  name: "DescribeConfigsResponseDescribeConfigsResult",
-  create: createDescribeConfigsResponseDescribeConfigsResult,
-  fields: [
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [0, 4], nullableVersions: [0, 32767], taggedVersions: null },
-    { name: "resourceType", specName: "ResourceType", type: "int8", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "resourceName", specName: "ResourceName", type: "string", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "configs", specName: "Configs", type: "struct", array: true, versions: [0, 4], nullableVersions: null, taggedVersions: null, struct: DescribeConfigsResponseDescribeConfigsResourceResultSchema },
-  ],
-};
-
 export const DescribeConfigsResponseSchema: StructSchema = {
   name: "DescribeConfigsResponse",
   create: createDescribeConfigsResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [0, 4], nullableVersions: null, taggedVersions: null },
-    { name: "results", specName: "Results", type: "struct", array: true, versions: [0, 4], nullableVersions: null, taggedVersions: null, struct: DescribeConfigsResponseDescribeConfigsResultSchema },
+    { name: "results", specName: "Results", type: "struct", array: true, versions: [0, 4], nullableVersions: null, taggedVersions: null, struct: DescribeConfigsResponse.ResultSchema },
   ],
 };
 

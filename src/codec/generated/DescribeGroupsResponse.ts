@@ -6,45 +6,101 @@ export interface DescribeGroupsResponse {
   /** Quota throttle time in milliseconds, or 0 if not throttled. Versions 1-5, ignorable. */
   throttleTimeMs: number;
   /** One entry per requested group. Versions 0-5. */
-  groups: DescribeGroupsResponseDescribedGroup[];
+  groups: DescribeGroupsResponse.DescribedGroup[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface DescribeGroupsResponseDescribedGroup {
-  /** Error code for this group, 0 on success. Versions 0-5. */
-  errorCode: number;
-  /** Group id. Versions 0-5. */
-  groupId: string;
-  /** State name, e.g. Stable or Empty, or empty string. Versions 0-5. */
-  groupState: string;
-  /** Protocol type, or empty string. Versions 0-5. */
-  protocolType: string;
-  /** Selected protocol name, or empty string. Versions 0-5. */
-  protocolData: string;
-  /** Current members. Versions 0-5. */
-  members: DescribeGroupsResponseDescribedGroupMember[];
-  /** Bitfield of operations the caller may perform; INT32_MIN when not requested. Versions 3-5, default -2147483648. */
-  authorizedOperations: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace DescribeGroupsResponse {
+  export interface DescribedGroup {
+    /** Error code for this group, 0 on success. Versions 0-5. */
+    errorCode: number;
+    /** Group id. Versions 0-5. */
+    groupId: string;
+    /** State name, e.g. Stable or Empty, or empty string. Versions 0-5. */
+    groupState: string;
+    /** Protocol type, or empty string. Versions 0-5. */
+    protocolType: string;
+    /** Selected protocol name, or empty string. Versions 0-5. */
+    protocolData: string;
+    /** Current members. Versions 0-5. */
+    members: DescribeGroupsResponse.DescribedGroupMember[];
+    /** Bitfield of operations the caller may perform; INT32_MIN when not requested. Versions 3-5, default -2147483648. */
+    authorizedOperations: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface DescribeGroupsResponseDescribedGroupMember {
-  /** Member id. Versions 0-5. */
-  memberId: string;
-  /** Static membership id, or null. Versions 4-5, nullable 4+, default null, ignorable. */
-  groupInstanceId: string | null;
-  /** Client id from the member's last JoinGroup. Versions 0-5. */
-  clientId: string;
-  /** Host the member connects from. Versions 0-5. */
-  clientHost: string;
-  /** Member metadata for the protocol in use. Versions 0-5. */
-  memberMetadata: Buffer;
-  /** Assignment the leader gave this member. Versions 0-5. */
-  memberAssignment: Buffer;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  export interface DescribedGroupMember {
+    /** Member id. Versions 0-5. */
+    memberId: string;
+    /** Static membership id, or null. Versions 4-5, nullable 4+, default null, ignorable. */
+    groupInstanceId: string | null;
+    /** Client id from the member's last JoinGroup. Versions 0-5. */
+    clientId: string;
+    /** Host the member connects from. Versions 0-5. */
+    clientHost: string;
+    /** Member metadata for the protocol in use. Versions 0-5. */
+    memberMetadata: Buffer;
+    /** Assignment the leader gave this member. Versions 0-5. */
+    memberAssignment: Buffer;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A DescribeGroupsResponse.DescribedGroup with every field at its default, overridden by `init`. */
+  export function createDescribedGroup(init?: Partial<DescribeGroupsResponse.DescribedGroup>): DescribeGroupsResponse.DescribedGroup {
+    const m: DescribeGroupsResponse.DescribedGroup = {
+      errorCode: 0,
+      groupId: "",
+      groupState: "",
+      protocolType: "",
+      protocolData: "",
+      members: [],
+      authorizedOperations: -2147483648,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A DescribeGroupsResponse.DescribedGroupMember with every field at its default, overridden by `init`. */
+  export function createDescribedGroupMember(init?: Partial<DescribeGroupsResponse.DescribedGroupMember>): DescribeGroupsResponse.DescribedGroupMember {
+    const m: DescribeGroupsResponse.DescribedGroupMember = {
+      memberId: "",
+      groupInstanceId: null,
+      clientId: "",
+      clientHost: "",
+      memberMetadata: EMPTY_BYTES,
+      memberAssignment: EMPTY_BYTES,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const DescribedGroupMemberSchema: StructSchema = {
+    name: "DescribeGroupsResponse.DescribedGroupMember",
+    create: createDescribedGroupMember,
+    fields: [
+      { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "groupInstanceId", specName: "GroupInstanceId", type: "string", array: false, versions: [4, 5], nullableVersions: [4, 32767], taggedVersions: null, ignorable: true },
+      { name: "clientId", specName: "ClientId", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "clientHost", specName: "ClientHost", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "memberMetadata", specName: "MemberMetadata", type: "bytes", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "memberAssignment", specName: "MemberAssignment", type: "bytes", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const DescribedGroupSchema: StructSchema = {
+    name: "DescribeGroupsResponse.DescribedGroup",
+    create: createDescribedGroup,
+    fields: [
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "groupState", specName: "GroupState", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "protocolType", specName: "ProtocolType", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "protocolData", specName: "ProtocolData", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "members", specName: "Members", type: "struct", array: true, versions: [0, 5], nullableVersions: null, taggedVersions: null, struct: DescribedGroupMemberSchema },
+      { name: "authorizedOperations", specName: "AuthorizedOperations", type: "int32", array: false, versions: [3, 5], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A DescribeGroupsResponse with every field at its default, overridden by `init`. */
@@ -56,46 +112,19 @@ export function createDescribeGroupsResponse(init?: Partial<DescribeGroupsRespon
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A DescribeGroupsResponseDescribedGroup with every field at its default, overridden by `init`. */
-export function createDescribeGroupsResponseDescribedGroup(init?: Partial<DescribeGroupsResponseDescribedGroup>): DescribeGroupsResponseDescribedGroup {
-  const m: DescribeGroupsResponseDescribedGroup = {
-    errorCode: 0,
-    groupId: "",
-    groupState: "",
-    protocolType: "",
-    protocolData: "",
-    members: [],
-    authorizedOperations: -2147483648,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A DescribeGroupsResponseDescribedGroupMember with every field at its default, overridden by `init`. */
-export function createDescribeGroupsResponseDescribedGroupMember(init?: Partial<DescribeGroupsResponseDescribedGroupMember>): DescribeGroupsResponseDescribedGroupMember {
-  const m: DescribeGroupsResponseDescribedGroupMember = {
-    memberId: "",
-    groupInstanceId: null,
-    clientId: "",
-    clientHost: "",
-    memberMetadata: EMPTY_BYTES,
-    memberAssignment: EMPTY_BYTES,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readDescribeGroupsResponse_groups(r: Reader, v: number): DescribeGroupsResponseDescribedGroup[] {
+function _readDescribeGroupsResponse_groups(r: Reader, v: number): DescribeGroupsResponse.DescribedGroup[] {
   const n = v < 5 ? r.arrayLength(14) : r.compactArrayLength(12);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DescribeGroupsResponseDescribedGroup[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDescribeGroupsResponseDescribedGroup(r, v));
+  const a: DescribeGroupsResponse.DescribedGroup[] = [];
+  for (let i = 0; i < n; i++) a.push(_readDescribedGroup(r, v));
   return a;
 }
 
 function _readDescribeGroupsResponse(r: Reader, v: number): DescribeGroupsResponse {
   const _throttleTimeMs: number = v < 1 ? 0 : r.int32();
-  const _groups: DescribeGroupsResponseDescribedGroup[] = _readDescribeGroupsResponse_groups(r, v);
+  const _groups: DescribeGroupsResponse.DescribedGroup[] = _readDescribeGroupsResponse_groups(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 5) {
     const count = r.uvarint();
@@ -110,23 +139,23 @@ function _readDescribeGroupsResponse(r: Reader, v: number): DescribeGroupsRespon
   return m;
 }
 
-function _readDescribeGroupsResponseDescribedGroup_members(r: Reader, v: number): DescribeGroupsResponseDescribedGroupMember[] {
+function _readDescribedGroup_members(r: Reader, v: number): DescribeGroupsResponse.DescribedGroupMember[] {
   const n = v < 5 ? r.arrayLength(14) : r.compactArrayLength(7);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: DescribeGroupsResponseDescribedGroupMember[] = [];
-  for (let i = 0; i < n; i++) a.push(_readDescribeGroupsResponseDescribedGroupMember(r, v));
+  const a: DescribeGroupsResponse.DescribedGroupMember[] = [];
+  for (let i = 0; i < n; i++) a.push(_readDescribedGroupMember(r, v));
   return a;
 }
 
-function _readDescribeGroupsResponseDescribedGroup(r: Reader, v: number): DescribeGroupsResponseDescribedGroup {
+function _readDescribedGroup(r: Reader, v: number): DescribeGroupsResponse.DescribedGroup {
   const _errorCode: number = r.int16();
   const _groupId: string = v < 5 ? r.string() : r.compactString();
   const _groupState: string = v < 5 ? r.string() : r.compactString();
   const _protocolType: string = v < 5 ? r.string() : r.compactString();
   const _protocolData: string = v < 5 ? r.string() : r.compactString();
-  const _members: DescribeGroupsResponseDescribedGroupMember[] = _readDescribeGroupsResponseDescribedGroup_members(r, v);
+  const _members: DescribeGroupsResponse.DescribedGroupMember[] = _readDescribedGroup_members(r, v);
   const _authorizedOperations: number = v < 3 ? -2147483648 : r.int32();
   let _unknown: TaggedField[] | undefined;
   if (v >= 5) {
@@ -137,12 +166,12 @@ function _readDescribeGroupsResponseDescribedGroup(r: Reader, v: number): Descri
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DescribeGroupsResponseDescribedGroup = { errorCode: _errorCode, groupId: _groupId, groupState: _groupState, protocolType: _protocolType, protocolData: _protocolData, members: _members, authorizedOperations: _authorizedOperations };
+  const m: DescribeGroupsResponse.DescribedGroup = { errorCode: _errorCode, groupId: _groupId, groupState: _groupState, protocolType: _protocolType, protocolData: _protocolData, members: _members, authorizedOperations: _authorizedOperations };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readDescribeGroupsResponseDescribedGroupMember(r: Reader, v: number): DescribeGroupsResponseDescribedGroupMember {
+function _readDescribedGroupMember(r: Reader, v: number): DescribeGroupsResponse.DescribedGroupMember {
   const _memberId: string = v < 5 ? r.string() : r.compactString();
   const _groupInstanceId: string | null = v < 4 ? null : v < 5 ? r.nullableString() : r.compactNullableString();
   const _clientId: string = v < 5 ? r.string() : r.compactString();
@@ -158,15 +187,15 @@ function _readDescribeGroupsResponseDescribedGroupMember(r: Reader, v: number): 
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: DescribeGroupsResponseDescribedGroupMember = { memberId: _memberId, groupInstanceId: _groupInstanceId, clientId: _clientId, clientHost: _clientHost, memberMetadata: _memberMetadata, memberAssignment: _memberAssignment };
+  const m: DescribeGroupsResponse.DescribedGroupMember = { memberId: _memberId, groupInstanceId: _groupInstanceId, clientId: _clientId, clientHost: _clientHost, memberMetadata: _memberMetadata, memberAssignment: _memberAssignment };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeDescribeGroupsResponse_groups(a: DescribeGroupsResponseDescribedGroup[] | null, v: number): number {
+function _sizeDescribeGroupsResponse_groups(a: DescribeGroupsResponse.DescribedGroup[] | null, v: number): number {
   if (a === null) return v < 5 ? 4 : 1;
   let n = v < 5 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDescribeGroupsResponseDescribedGroup(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeDescribedGroup(a[i], v);
   return n;
 }
 
@@ -185,14 +214,14 @@ function _sizeDescribeGroupsResponse(m: DescribeGroupsResponse, v: number): numb
   return n;
 }
 
-function _sizeDescribeGroupsResponseDescribedGroup_members(a: DescribeGroupsResponseDescribedGroupMember[] | null, v: number): number {
+function _sizeDescribedGroup_members(a: DescribeGroupsResponse.DescribedGroupMember[] | null, v: number): number {
   if (a === null) return v < 5 ? 4 : 1;
   let n = v < 5 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeDescribeGroupsResponseDescribedGroupMember(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeDescribedGroupMember(a[i], v);
   return n;
 }
 
-function _sizeDescribeGroupsResponseDescribedGroup(m: DescribeGroupsResponseDescribedGroup, v: number): number {
+function _sizeDescribedGroup(m: DescribeGroupsResponse.DescribedGroup, v: number): number {
   let n = 0;
   if (((m.errorCode << 16) >> 16) !== m.errorCode) throw badInteger("ErrorCode", 'int16', m.errorCode);
   n += 2;
@@ -216,7 +245,7 @@ function _sizeDescribeGroupsResponseDescribedGroup(m: DescribeGroupsResponseDesc
   } else {
     n += sizeOfCompactString(m.protocolData);
   }
-  n += _sizeDescribeGroupsResponseDescribedGroup_members(m.members, v);
+  n += _sizeDescribedGroup_members(m.members, v);
   if (v < 3) {
     if (m.authorizedOperations !== -2147483648) throw new UnsupportedVersionError(`Attempted to write a non-default AuthorizedOperations at version ${v}`);
   } else {
@@ -231,7 +260,7 @@ function _sizeDescribeGroupsResponseDescribedGroup(m: DescribeGroupsResponseDesc
   return n;
 }
 
-function _sizeDescribeGroupsResponseDescribedGroupMember(m: DescribeGroupsResponseDescribedGroupMember, v: number): number {
+function _sizeDescribedGroupMember(m: DescribeGroupsResponse.DescribedGroupMember, v: number): number {
   let n = 0;
   if (v < 5) {
     n += sizeOfString(m.memberId);
@@ -271,7 +300,7 @@ function _sizeDescribeGroupsResponseDescribedGroupMember(m: DescribeGroupsRespon
   return n;
 }
 
-function _writeDescribeGroupsResponse_groups(w: Writer, a: DescribeGroupsResponseDescribedGroup[] | null, v: number): void {
+function _writeDescribeGroupsResponse_groups(w: Writer, a: DescribeGroupsResponse.DescribedGroup[] | null, v: number): void {
   if (a === null) {
     if (v < 5) {
       w.int32(-1);
@@ -285,7 +314,7 @@ function _writeDescribeGroupsResponse_groups(w: Writer, a: DescribeGroupsRespons
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDescribeGroupsResponseDescribedGroup(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeDescribedGroup(w, a[i], v);
 }
 
 function _writeDescribeGroupsResponse(w: Writer, m: DescribeGroupsResponse, v: number): void {
@@ -300,7 +329,7 @@ function _writeDescribeGroupsResponse(w: Writer, m: DescribeGroupsResponse, v: n
   }
 }
 
-function _writeDescribeGroupsResponseDescribedGroup_members(w: Writer, a: DescribeGroupsResponseDescribedGroupMember[] | null, v: number): void {
+function _writeDescribedGroup_members(w: Writer, a: DescribeGroupsResponse.DescribedGroupMember[] | null, v: number): void {
   if (a === null) {
     if (v < 5) {
       w.int32(-1);
@@ -314,10 +343,10 @@ function _writeDescribeGroupsResponseDescribedGroup_members(w: Writer, a: Descri
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeDescribeGroupsResponseDescribedGroupMember(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeDescribedGroupMember(w, a[i], v);
 }
 
-function _writeDescribeGroupsResponseDescribedGroup(w: Writer, m: DescribeGroupsResponseDescribedGroup, v: number): void {
+function _writeDescribedGroup(w: Writer, m: DescribeGroupsResponse.DescribedGroup, v: number): void {
   w.int16(m.errorCode);
   if (v < 5) {
     w.string(m.groupId);
@@ -339,7 +368,7 @@ function _writeDescribeGroupsResponseDescribedGroup(w: Writer, m: DescribeGroups
   } else {
     w.compactString(m.protocolData);
   }
-  _writeDescribeGroupsResponseDescribedGroup_members(w, m.members, v);
+  _writeDescribedGroup_members(w, m.members, v);
   if (v >= 3) {
     w.int32(m.authorizedOperations);
   }
@@ -350,7 +379,7 @@ function _writeDescribeGroupsResponseDescribedGroup(w: Writer, m: DescribeGroups
   }
 }
 
-function _writeDescribeGroupsResponseDescribedGroupMember(w: Writer, m: DescribeGroupsResponseDescribedGroupMember, v: number): void {
+function _writeDescribedGroupMember(w: Writer, m: DescribeGroupsResponse.DescribedGroupMember, v: number): void {
   if (v < 5) {
     w.string(m.memberId);
   } else {
@@ -388,39 +417,12 @@ function _writeDescribeGroupsResponseDescribedGroupMember(w: Writer, m: Describe
   }
 }
 
-export const DescribeGroupsResponseDescribedGroupMemberSchema: StructSchema = {
-  name: "DescribeGroupsResponseDescribedGroupMember",
-  create: createDescribeGroupsResponseDescribedGroupMember,
-  fields: [
-    { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "groupInstanceId", specName: "GroupInstanceId", type: "string", array: false, versions: [4, 5], nullableVersions: [4, 32767], taggedVersions: null, ignorable: true },
-    { name: "clientId", specName: "ClientId", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "clientHost", specName: "ClientHost", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "memberMetadata", specName: "MemberMetadata", type: "bytes", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "memberAssignment", specName: "MemberAssignment", type: "bytes", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const DescribeGroupsResponseDescribedGroupSchema: StructSchema = {
-  name: "DescribeGroupsResponseDescribedGroup",
-  create: createDescribeGroupsResponseDescribedGroup,
-  fields: [
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "groupState", specName: "GroupState", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "protocolType", specName: "ProtocolType", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "protocolData", specName: "ProtocolData", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "members", specName: "Members", type: "struct", array: true, versions: [0, 5], nullableVersions: null, taggedVersions: null, struct: DescribeGroupsResponseDescribedGroupMemberSchema },
-    { name: "authorizedOperations", specName: "AuthorizedOperations", type: "int32", array: false, versions: [3, 5], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
 export const DescribeGroupsResponseSchema: StructSchema = {
   name: "DescribeGroupsResponse",
   create: createDescribeGroupsResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [1, 5], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "groups", specName: "Groups", type: "struct", array: true, versions: [0, 5], nullableVersions: null, taggedVersions: null, struct: DescribeGroupsResponseDescribedGroupSchema },
+    { name: "groups", specName: "Groups", type: "struct", array: true, versions: [0, 5], nullableVersions: null, taggedVersions: null, struct: DescribeGroupsResponse.DescribedGroupSchema },
   ],
 };
 

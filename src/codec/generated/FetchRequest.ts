@@ -8,7 +8,7 @@ export interface FetchRequest {
   /** Follower broker id, or -1 for a consumer. Versions 0-14, default -1. */
   replicaId: number;
   /** Identity of the fetching replica. Versions 15-17, tag 1 in 15+. */
-  replicaState: FetchRequestReplicaState;
+  replicaState: FetchRequest.ReplicaState;
   /** Longest time to wait for data, in milliseconds. Versions 0-17. */
   maxWaitMs: number;
   /** Minimum number of bytes to gather before answering. Versions 0-17. */
@@ -22,63 +22,153 @@ export interface FetchRequest {
   /** Incremental fetch session epoch. Versions 7-17, default -1, ignorable. */
   sessionEpoch: number;
   /** Topics to read from. Versions 0-17. */
-  topics: FetchRequestFetchTopic[];
+  topics: FetchRequest.Topic[];
   /** Partitions to drop from the incremental fetch session. Versions 7-17. */
-  forgottenTopicsData: FetchRequestForgottenTopic[];
+  forgottenTopicsData: FetchRequest.ForgottenTopic[];
   /** Rack of the fetching consumer. Versions 11-17, default , ignorable. */
   rackId: string;
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface FetchRequestReplicaState {
-  /** Follower replica id, or -1 for a consumer. Versions 15-17, default -1. */
-  replicaId: number;
-  /** Follower broker epoch, or -1 if unknown. Versions 15-17, default -1. */
-  replicaEpoch: bigint;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace FetchRequest {
+  export interface ReplicaState {
+    /** Follower replica id, or -1 for a consumer. Versions 15-17, default -1. */
+    replicaId: number;
+    /** Follower broker epoch, or -1 if unknown. Versions 15-17, default -1. */
+    replicaEpoch: bigint;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface FetchRequestFetchTopic {
-  /** Topic name. Versions 0-12, ignorable. */
-  topic: string;
-  /** Topic id. Versions 13-17, ignorable. */
-  topicId: string;
-  /** Partitions of this topic to read from. Versions 0-17. */
-  partitions: FetchRequestFetchPartition[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  /** FetchTopic in the spec. */
+  export interface Topic {
+    /** Topic name. Versions 0-12, ignorable. */
+    topic: string;
+    /** Topic id. Versions 13-17, ignorable. */
+    topicId: string;
+    /** Partitions of this topic to read from. Versions 0-17. */
+    partitions: FetchRequest.Partition[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface FetchRequestFetchPartition {
-  /** Partition index. Versions 0-17. */
-  partition: number;
-  /** Leader epoch the fetcher believes is current. Versions 9-17, default -1, ignorable. */
-  currentLeaderEpoch: number;
-  /** Offset to start reading at. Versions 0-17. */
-  fetchOffset: bigint;
-  /** Epoch of the last record fetched, or -1. Versions 12-17, default -1. */
-  lastFetchedEpoch: number;
-  /** Follower's log start offset; only set by followers. Versions 5-17, default -1, ignorable. */
-  logStartOffset: bigint;
-  /** Soft cap on bytes returned for this partition. Versions 0-17. */
-  partitionMaxBytes: number;
-  /** Log directory id of the fetching follower. Versions 17, tag 0 in 17+, ignorable. */
-  replicaDirectoryId: string;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  /** FetchPartition in the spec. */
+  export interface Partition {
+    /** Partition index. Versions 0-17. */
+    partition: number;
+    /** Leader epoch the fetcher believes is current. Versions 9-17, default -1, ignorable. */
+    currentLeaderEpoch: number;
+    /** Offset to start reading at. Versions 0-17. */
+    fetchOffset: bigint;
+    /** Epoch of the last record fetched, or -1. Versions 12-17, default -1. */
+    lastFetchedEpoch: number;
+    /** Follower's log start offset; only set by followers. Versions 5-17, default -1, ignorable. */
+    logStartOffset: bigint;
+    /** Soft cap on bytes returned for this partition. Versions 0-17. */
+    partitionMaxBytes: number;
+    /** Log directory id of the fetching follower. Versions 17, tag 0 in 17+, ignorable. */
+    replicaDirectoryId: string;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface FetchRequestForgottenTopic {
-  /** Topic name. Versions 7-12, ignorable. */
-  topic: string;
-  /** Topic id. Versions 13-17, ignorable. */
-  topicId: string;
-  /** Partition indexes to drop. Versions 7-17. */
-  partitions: number[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  export interface ForgottenTopic {
+    /** Topic name. Versions 7-12, ignorable. */
+    topic: string;
+    /** Topic id. Versions 13-17, ignorable. */
+    topicId: string;
+    /** Partition indexes to drop. Versions 7-17. */
+    partitions: number[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A FetchRequest.ReplicaState with every field at its default, overridden by `init`. */
+  export function createReplicaState(init?: Partial<FetchRequest.ReplicaState>): FetchRequest.ReplicaState {
+    const m: FetchRequest.ReplicaState = {
+      replicaId: -1,
+      replicaEpoch: -1n,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A FetchRequest.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<FetchRequest.Topic>): FetchRequest.Topic {
+    const m: FetchRequest.Topic = {
+      topic: "",
+      topicId: "AAAAAAAAAAAAAAAAAAAAAA",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A FetchRequest.Partition with every field at its default, overridden by `init`. */
+  export function createPartition(init?: Partial<FetchRequest.Partition>): FetchRequest.Partition {
+    const m: FetchRequest.Partition = {
+      partition: 0,
+      currentLeaderEpoch: -1,
+      fetchOffset: 0n,
+      lastFetchedEpoch: -1,
+      logStartOffset: -1n,
+      partitionMaxBytes: 0,
+      replicaDirectoryId: "AAAAAAAAAAAAAAAAAAAAAA",
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A FetchRequest.ForgottenTopic with every field at its default, overridden by `init`. */
+  export function createForgottenTopic(init?: Partial<FetchRequest.ForgottenTopic>): FetchRequest.ForgottenTopic {
+    const m: FetchRequest.ForgottenTopic = {
+      topic: "",
+      topicId: "AAAAAAAAAAAAAAAAAAAAAA",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const ForgottenTopicSchema: StructSchema = {
+    name: "FetchRequest.ForgottenTopic",
+    create: createForgottenTopic,
+    fields: [
+      { name: "topic", specName: "Topic", type: "string", array: false, versions: [7, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [13, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "partitions", specName: "Partitions", type: "int32", array: true, versions: [7, 17], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const PartitionSchema: StructSchema = {
+    name: "FetchRequest.Partition",
+    create: createPartition,
+    fields: [
+      { name: "partition", specName: "Partition", type: "int32", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
+      { name: "currentLeaderEpoch", specName: "CurrentLeaderEpoch", type: "int32", array: false, versions: [9, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "fetchOffset", specName: "FetchOffset", type: "int64", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
+      { name: "lastFetchedEpoch", specName: "LastFetchedEpoch", type: "int32", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
+      { name: "logStartOffset", specName: "LogStartOffset", type: "int64", array: false, versions: [5, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "partitionMaxBytes", specName: "PartitionMaxBytes", type: "int32", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
+      { name: "replicaDirectoryId", specName: "ReplicaDirectoryId", type: "uuid", array: false, versions: [17, 17], nullableVersions: null, taggedVersions: [17, 32767], tag: 0, ignorable: true },
+    ],
+  };
+
+  export const TopicSchema: StructSchema = {
+    name: "FetchRequest.Topic",
+    create: createTopic,
+    fields: [
+      { name: "topic", specName: "Topic", type: "string", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [13, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 17], nullableVersions: null, taggedVersions: null, struct: PartitionSchema },
+    ],
+  };
+
+  export const ReplicaStateSchema: StructSchema = {
+    name: "FetchRequest.ReplicaState",
+    create: createReplicaState,
+    fields: [
+      { name: "replicaId", specName: "ReplicaId", type: "int32", array: false, versions: [15, 17], nullableVersions: null, taggedVersions: null },
+      { name: "replicaEpoch", specName: "ReplicaEpoch", type: "int64", array: false, versions: [15, 17], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A FetchRequest with every field at its default, overridden by `init`. */
@@ -86,7 +176,7 @@ export function createFetchRequest(init?: Partial<FetchRequest>): FetchRequest {
   const m: FetchRequest = {
     clusterId: null,
     replicaId: -1,
-    replicaState: createFetchRequestReplicaState(),
+    replicaState: FetchRequest.createReplicaState(),
     maxWaitMs: 0,
     minBytes: 0,
     maxBytes: 2147483647,
@@ -100,85 +190,42 @@ export function createFetchRequest(init?: Partial<FetchRequest>): FetchRequest {
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A FetchRequestReplicaState with every field at its default, overridden by `init`. */
-export function createFetchRequestReplicaState(init?: Partial<FetchRequestReplicaState>): FetchRequestReplicaState {
-  const m: FetchRequestReplicaState = {
-    replicaId: -1,
-    replicaEpoch: -1n,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function isDefaultFetchRequestReplicaState(m: FetchRequestReplicaState): boolean {
+function isDefaultReplicaState(m: FetchRequest.ReplicaState): boolean {
   return !(m.replicaId !== -1) && !(m.replicaEpoch !== -1n) && (m.unknownTaggedFields === undefined || m.unknownTaggedFields.length === 0);
 }
 
-/** A FetchRequestFetchTopic with every field at its default, overridden by `init`. */
-export function createFetchRequestFetchTopic(init?: Partial<FetchRequestFetchTopic>): FetchRequestFetchTopic {
-  const m: FetchRequestFetchTopic = {
-    topic: "",
-    topicId: "AAAAAAAAAAAAAAAAAAAAAA",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A FetchRequestFetchPartition with every field at its default, overridden by `init`. */
-export function createFetchRequestFetchPartition(init?: Partial<FetchRequestFetchPartition>): FetchRequestFetchPartition {
-  const m: FetchRequestFetchPartition = {
-    partition: 0,
-    currentLeaderEpoch: -1,
-    fetchOffset: 0n,
-    lastFetchedEpoch: -1,
-    logStartOffset: -1n,
-    partitionMaxBytes: 0,
-    replicaDirectoryId: "AAAAAAAAAAAAAAAAAAAAAA",
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A FetchRequestForgottenTopic with every field at its default, overridden by `init`. */
-export function createFetchRequestForgottenTopic(init?: Partial<FetchRequestForgottenTopic>): FetchRequestForgottenTopic {
-  const m: FetchRequestForgottenTopic = {
-    topic: "",
-    topicId: "AAAAAAAAAAAAAAAAAAAAAA",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readFetchRequest_topics(r: Reader, v: number): FetchRequestFetchTopic[] {
+function _readFetchRequest_topics(r: Reader, v: number): FetchRequest.Topic[] {
   const n = v < 12 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: FetchRequestFetchTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readFetchRequestFetchTopic(r, v));
+  const a: FetchRequest.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
-function _readFetchRequest_forgottenTopicsData(r: Reader, v: number): FetchRequestForgottenTopic[] {
+function _readFetchRequest_forgottenTopicsData(r: Reader, v: number): FetchRequest.ForgottenTopic[] {
   const n = v < 12 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: FetchRequestForgottenTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readFetchRequestForgottenTopic(r, v));
+  const a: FetchRequest.ForgottenTopic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readForgottenTopic(r, v));
   return a;
 }
 
 function _readFetchRequest(r: Reader, v: number): FetchRequest {
   let _clusterId: string | null = null;
   const _replicaId: number = v < 15 ? r.int32() : -1;
-  let _replicaState: FetchRequestReplicaState = createFetchRequestReplicaState();
+  let _replicaState: FetchRequest.ReplicaState = FetchRequest.createReplicaState();
   const _maxWaitMs: number = r.int32();
   const _minBytes: number = r.int32();
   const _maxBytes: number = v < 3 ? 2147483647 : r.int32();
   const _isolationLevel: number = v < 4 ? 0 : r.int8();
   const _sessionId: number = v < 7 ? 0 : r.int32();
   const _sessionEpoch: number = v < 7 ? -1 : r.int32();
-  const _topics: FetchRequestFetchTopic[] = _readFetchRequest_topics(r, v);
-  const _forgottenTopicsData: FetchRequestForgottenTopic[] = v < 7 ? [] : _readFetchRequest_forgottenTopicsData(r, v);
+  const _topics: FetchRequest.Topic[] = _readFetchRequest_topics(r, v);
+  const _forgottenTopicsData: FetchRequest.ForgottenTopic[] = v < 7 ? [] : _readFetchRequest_forgottenTopicsData(r, v);
   const _rackId: string = v < 11 ? "" : v < 12 ? r.string() : r.compactString();
   let _unknown: TaggedField[] | undefined;
   if (v >= 12) {
@@ -196,7 +243,7 @@ function _readFetchRequest(r: Reader, v: number): FetchRequest {
         case 1: {
           if (v < 15) throw new DecodeError(`tag 1 is not valid at version ${v}`);
           const s = r.sub(size);
-          _replicaState = _readFetchRequestReplicaState(s, v);
+          _replicaState = _readReplicaState(s, v);
           if (s.remaining !== 0) throw new DecodeError(`tagged field 1 has ${s.remaining} bytes left over`);
           break;
         }
@@ -210,7 +257,7 @@ function _readFetchRequest(r: Reader, v: number): FetchRequest {
   return m;
 }
 
-function _readFetchRequestReplicaState(r: Reader, v: number): FetchRequestReplicaState {
+function _readReplicaState(r: Reader, v: number): FetchRequest.ReplicaState {
   const _replicaId: number = r.int32();
   const _replicaEpoch: bigint = r.int64();
   let _unknown: TaggedField[] | undefined;
@@ -220,25 +267,25 @@ function _readFetchRequestReplicaState(r: Reader, v: number): FetchRequestReplic
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: FetchRequestReplicaState = { replicaId: _replicaId, replicaEpoch: _replicaEpoch };
+  const m: FetchRequest.ReplicaState = { replicaId: _replicaId, replicaEpoch: _replicaEpoch };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readFetchRequestFetchTopic_partitions(r: Reader, v: number): FetchRequestFetchPartition[] {
+function _readTopic_partitions(r: Reader, v: number): FetchRequest.Partition[] {
   const n = v < 12 ? r.arrayLength(16) : r.compactArrayLength(33);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: FetchRequestFetchPartition[] = [];
-  for (let i = 0; i < n; i++) a.push(_readFetchRequestFetchPartition(r, v));
+  const a: FetchRequest.Partition[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartition(r, v));
   return a;
 }
 
-function _readFetchRequestFetchTopic(r: Reader, v: number): FetchRequestFetchTopic {
+function _readTopic(r: Reader, v: number): FetchRequest.Topic {
   const _topic: string = v < 12 ? r.string() : v < 13 ? r.compactString() : "";
   const _topicId: string = v < 13 ? "AAAAAAAAAAAAAAAAAAAAAA" : r.uuid();
-  const _partitions: FetchRequestFetchPartition[] = _readFetchRequestFetchTopic_partitions(r, v);
+  const _partitions: FetchRequest.Partition[] = _readTopic_partitions(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 12) {
     const count = r.uvarint();
@@ -248,12 +295,12 @@ function _readFetchRequestFetchTopic(r: Reader, v: number): FetchRequestFetchTop
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: FetchRequestFetchTopic = { topic: _topic, topicId: _topicId, partitions: _partitions };
+  const m: FetchRequest.Topic = { topic: _topic, topicId: _topicId, partitions: _partitions };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readFetchRequestFetchPartition(r: Reader, v: number): FetchRequestFetchPartition {
+function _readPartition(r: Reader, v: number): FetchRequest.Partition {
   const _partition: number = r.int32();
   const _currentLeaderEpoch: number = v < 9 ? -1 : r.int32();
   const _fetchOffset: bigint = r.int64();
@@ -280,12 +327,12 @@ function _readFetchRequestFetchPartition(r: Reader, v: number): FetchRequestFetc
       }
     }
   }
-  const m: FetchRequestFetchPartition = { partition: _partition, currentLeaderEpoch: _currentLeaderEpoch, fetchOffset: _fetchOffset, lastFetchedEpoch: _lastFetchedEpoch, logStartOffset: _logStartOffset, partitionMaxBytes: _partitionMaxBytes, replicaDirectoryId: _replicaDirectoryId };
+  const m: FetchRequest.Partition = { partition: _partition, currentLeaderEpoch: _currentLeaderEpoch, fetchOffset: _fetchOffset, lastFetchedEpoch: _lastFetchedEpoch, logStartOffset: _logStartOffset, partitionMaxBytes: _partitionMaxBytes, replicaDirectoryId: _replicaDirectoryId };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readFetchRequestForgottenTopic_partitions(r: Reader, v: number): number[] {
+function _readForgottenTopic_partitions(r: Reader, v: number): number[] {
   const n = v < 12 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
@@ -295,10 +342,10 @@ function _readFetchRequestForgottenTopic_partitions(r: Reader, v: number): numbe
   return a;
 }
 
-function _readFetchRequestForgottenTopic(r: Reader, v: number): FetchRequestForgottenTopic {
+function _readForgottenTopic(r: Reader, v: number): FetchRequest.ForgottenTopic {
   const _topic: string = v < 12 ? r.string() : v < 13 ? r.compactString() : "";
   const _topicId: string = v < 13 ? "AAAAAAAAAAAAAAAAAAAAAA" : r.uuid();
-  const _partitions: number[] = _readFetchRequestForgottenTopic_partitions(r, v);
+  const _partitions: number[] = _readForgottenTopic_partitions(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 12) {
     const count = r.uvarint();
@@ -308,22 +355,22 @@ function _readFetchRequestForgottenTopic(r: Reader, v: number): FetchRequestForg
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: FetchRequestForgottenTopic = { topic: _topic, topicId: _topicId, partitions: _partitions };
+  const m: FetchRequest.ForgottenTopic = { topic: _topic, topicId: _topicId, partitions: _partitions };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeFetchRequest_topics(a: FetchRequestFetchTopic[] | null, v: number): number {
+function _sizeFetchRequest_topics(a: FetchRequest.Topic[] | null, v: number): number {
   if (a === null) return v < 12 ? 4 : 1;
   let n = v < 12 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeFetchRequestFetchTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
-function _sizeFetchRequest_forgottenTopicsData(a: FetchRequestForgottenTopic[] | null, v: number): number {
+function _sizeFetchRequest_forgottenTopicsData(a: FetchRequest.ForgottenTopic[] | null, v: number): number {
   if (a === null) return v < 12 ? 4 : 1;
   let n = v < 12 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeFetchRequestForgottenTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeForgottenTopic(a[i], v);
   return n;
 }
 
@@ -336,7 +383,7 @@ function _sizeFetchRequest(m: FetchRequest, v: number): number {
     if (m.replicaId !== -1) throw new UnsupportedVersionError(`Attempted to write a non-default ReplicaId at version ${v}`);
   }
   if (v < 15) {
-    if (!isDefaultFetchRequestReplicaState(m.replicaState)) throw new UnsupportedVersionError(`Attempted to write a non-default ReplicaState at version ${v}`);
+    if (!isDefaultReplicaState(m.replicaState)) throw new UnsupportedVersionError(`Attempted to write a non-default ReplicaState at version ${v}`);
   }
   if ((m.maxWaitMs | 0) !== m.maxWaitMs) throw badInteger("MaxWaitMs", 'int32', m.maxWaitMs);
   n += 4;
@@ -379,9 +426,9 @@ function _sizeFetchRequest(m: FetchRequest, v: number): number {
       const sz = sizeOfCompactString(m.clusterId);
       body += sizeOfUvarint(0) + sizeOfUvarint(sz) + sz;
     }
-    if (v >= 15 && !isDefaultFetchRequestReplicaState(m.replicaState)) {
+    if (v >= 15 && !isDefaultReplicaState(m.replicaState)) {
       known++;
-      const sz = _sizeFetchRequestReplicaState(m.replicaState, v);
+      const sz = _sizeReplicaState(m.replicaState, v);
       body += sizeOfUvarint(1) + sizeOfUvarint(sz) + sz;
     }
     n += sizeOfTagSection(known, unknown, [0, 1]) + body;
@@ -389,7 +436,7 @@ function _sizeFetchRequest(m: FetchRequest, v: number): number {
   return n;
 }
 
-function _sizeFetchRequestReplicaState(m: FetchRequestReplicaState, v: number): number {
+function _sizeReplicaState(m: FetchRequest.ReplicaState, v: number): number {
   let n = 0;
   if ((m.replicaId | 0) !== m.replicaId) throw badInteger("ReplicaId", 'int32', m.replicaId);
   n += 4;
@@ -400,14 +447,14 @@ function _sizeFetchRequestReplicaState(m: FetchRequestReplicaState, v: number): 
   return n;
 }
 
-function _sizeFetchRequestFetchTopic_partitions(a: FetchRequestFetchPartition[] | null, v: number): number {
+function _sizeTopic_partitions(a: FetchRequest.Partition[] | null, v: number): number {
   if (a === null) return v < 12 ? 4 : 1;
   let n = v < 12 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeFetchRequestFetchPartition(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartition(a[i], v);
   return n;
 }
 
-function _sizeFetchRequestFetchTopic(m: FetchRequestFetchTopic, v: number): number {
+function _sizeTopic(m: FetchRequest.Topic, v: number): number {
   let n = 0;
   if (v < 12) {
     n += sizeOfString(m.topic);
@@ -417,7 +464,7 @@ function _sizeFetchRequestFetchTopic(m: FetchRequestFetchTopic, v: number): numb
   if (v >= 13) {
     n += 16;
   }
-  n += _sizeFetchRequestFetchTopic_partitions(m.partitions, v);
+  n += _sizeTopic_partitions(m.partitions, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 12) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of FetchRequest does not support them.`);
   if (v >= 12) {
     const unknown = m.unknownTaggedFields;
@@ -426,7 +473,7 @@ function _sizeFetchRequestFetchTopic(m: FetchRequestFetchTopic, v: number): numb
   return n;
 }
 
-function _sizeFetchRequestFetchPartition(m: FetchRequestFetchPartition, v: number): number {
+function _sizePartition(m: FetchRequest.Partition, v: number): number {
   let n = 0;
   if ((m.partition | 0) !== m.partition) throw badInteger("Partition", 'int32', m.partition);
   n += 4;
@@ -463,7 +510,7 @@ function _sizeFetchRequestFetchPartition(m: FetchRequestFetchPartition, v: numbe
   return n;
 }
 
-function _sizeFetchRequestForgottenTopic_partitions(a: number[] | null, v: number): number {
+function _sizeForgottenTopic_partitions(a: number[] | null, v: number): number {
   if (a === null) return v < 12 ? 4 : 1;
   let n = v < 12 ? 4 : sizeOfUvarint(a.length + 1);
   for (let i = 0; i < a.length; i++) if ((a[i] | 0) !== a[i]) throw badInteger("Partitions", 'int32', a[i]);
@@ -471,7 +518,7 @@ function _sizeFetchRequestForgottenTopic_partitions(a: number[] | null, v: numbe
   return n;
 }
 
-function _sizeFetchRequestForgottenTopic(m: FetchRequestForgottenTopic, v: number): number {
+function _sizeForgottenTopic(m: FetchRequest.ForgottenTopic, v: number): number {
   let n = 0;
   if (v < 12) {
     n += sizeOfString(m.topic);
@@ -481,7 +528,7 @@ function _sizeFetchRequestForgottenTopic(m: FetchRequestForgottenTopic, v: numbe
   if (v >= 13) {
     n += 16;
   }
-  n += _sizeFetchRequestForgottenTopic_partitions(m.partitions, v);
+  n += _sizeForgottenTopic_partitions(m.partitions, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 12) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of FetchRequest does not support them.`);
   if (v >= 12) {
     const unknown = m.unknownTaggedFields;
@@ -490,7 +537,7 @@ function _sizeFetchRequestForgottenTopic(m: FetchRequestForgottenTopic, v: numbe
   return n;
 }
 
-function _writeFetchRequest_topics(w: Writer, a: FetchRequestFetchTopic[] | null, v: number): void {
+function _writeFetchRequest_topics(w: Writer, a: FetchRequest.Topic[] | null, v: number): void {
   if (a === null) {
     if (v < 12) {
       w.int32(-1);
@@ -504,10 +551,10 @@ function _writeFetchRequest_topics(w: Writer, a: FetchRequestFetchTopic[] | null
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeFetchRequestFetchTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
-function _writeFetchRequest_forgottenTopicsData(w: Writer, a: FetchRequestForgottenTopic[] | null, v: number): void {
+function _writeFetchRequest_forgottenTopicsData(w: Writer, a: FetchRequest.ForgottenTopic[] | null, v: number): void {
   if (a === null) {
     if (v < 12) {
       w.int32(-1);
@@ -521,7 +568,7 @@ function _writeFetchRequest_forgottenTopicsData(w: Writer, a: FetchRequestForgot
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeFetchRequestForgottenTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeForgottenTopic(w, a[i], v);
 }
 
 function _writeFetchRequest(w: Writer, m: FetchRequest, v: number): void {
@@ -555,7 +602,7 @@ function _writeFetchRequest(w: Writer, m: FetchRequest, v: number): void {
     const unknown = m.unknownTaggedFields;
     let known = 0;
     if (m.clusterId !== null) known++;
-    if (v >= 15 && !isDefaultFetchRequestReplicaState(m.replicaState)) known++;
+    if (v >= 15 && !isDefaultReplicaState(m.replicaState)) known++;
     w.uvarint(known + (unknown === undefined ? 0 : unknown.length));
     writeUnknownTags(w, unknown, -1, 0);
     if (m.clusterId !== null) {
@@ -564,16 +611,16 @@ function _writeFetchRequest(w: Writer, m: FetchRequest, v: number): void {
       w.compactString(m.clusterId);
     }
     writeUnknownTags(w, unknown, 0, 1);
-    if (v >= 15 && !isDefaultFetchRequestReplicaState(m.replicaState)) {
+    if (v >= 15 && !isDefaultReplicaState(m.replicaState)) {
       w.uvarint(1);
-      w.uvarint(_sizeFetchRequestReplicaState(m.replicaState, v));
-      _writeFetchRequestReplicaState(w, m.replicaState, v);
+      w.uvarint(_sizeReplicaState(m.replicaState, v));
+      _writeReplicaState(w, m.replicaState, v);
     }
     writeUnknownTags(w, unknown, 1, Infinity);
   }
 }
 
-function _writeFetchRequestReplicaState(w: Writer, m: FetchRequestReplicaState, v: number): void {
+function _writeReplicaState(w: Writer, m: FetchRequest.ReplicaState, v: number): void {
   w.int32(m.replicaId);
   w.int64(m.replicaEpoch);
   const unknown = m.unknownTaggedFields;
@@ -581,7 +628,7 @@ function _writeFetchRequestReplicaState(w: Writer, m: FetchRequestReplicaState, 
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-function _writeFetchRequestFetchTopic_partitions(w: Writer, a: FetchRequestFetchPartition[] | null, v: number): void {
+function _writeTopic_partitions(w: Writer, a: FetchRequest.Partition[] | null, v: number): void {
   if (a === null) {
     if (v < 12) {
       w.int32(-1);
@@ -595,10 +642,10 @@ function _writeFetchRequestFetchTopic_partitions(w: Writer, a: FetchRequestFetch
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeFetchRequestFetchPartition(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartition(w, a[i], v);
 }
 
-function _writeFetchRequestFetchTopic(w: Writer, m: FetchRequestFetchTopic, v: number): void {
+function _writeTopic(w: Writer, m: FetchRequest.Topic, v: number): void {
   if (v < 12) {
     w.string(m.topic);
   } else if (v >= 12 && v < 13) {
@@ -607,7 +654,7 @@ function _writeFetchRequestFetchTopic(w: Writer, m: FetchRequestFetchTopic, v: n
   if (v >= 13) {
     w.uuid(m.topicId);
   }
-  _writeFetchRequestFetchTopic_partitions(w, m.partitions, v);
+  _writeTopic_partitions(w, m.partitions, v);
   if (v >= 12) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -615,7 +662,7 @@ function _writeFetchRequestFetchTopic(w: Writer, m: FetchRequestFetchTopic, v: n
   }
 }
 
-function _writeFetchRequestFetchPartition(w: Writer, m: FetchRequestFetchPartition, v: number): void {
+function _writePartition(w: Writer, m: FetchRequest.Partition, v: number): void {
   w.int32(m.partition);
   if (v >= 9) {
     w.int32(m.currentLeaderEpoch);
@@ -643,7 +690,7 @@ function _writeFetchRequestFetchPartition(w: Writer, m: FetchRequestFetchPartiti
   }
 }
 
-function _writeFetchRequestForgottenTopic_partitions(w: Writer, a: number[] | null, v: number): void {
+function _writeForgottenTopic_partitions(w: Writer, a: number[] | null, v: number): void {
   if (a === null) {
     if (v < 12) {
       w.int32(-1);
@@ -662,7 +709,7 @@ function _writeFetchRequestForgottenTopic_partitions(w: Writer, a: number[] | nu
   }
 }
 
-function _writeFetchRequestForgottenTopic(w: Writer, m: FetchRequestForgottenTopic, v: number): void {
+function _writeForgottenTopic(w: Writer, m: FetchRequest.ForgottenTopic, v: number): void {
   if (v < 12) {
     w.string(m.topic);
   } else if (v >= 12 && v < 13) {
@@ -671,7 +718,7 @@ function _writeFetchRequestForgottenTopic(w: Writer, m: FetchRequestForgottenTop
   if (v >= 13) {
     w.uuid(m.topicId);
   }
-  _writeFetchRequestForgottenTopic_partitions(w, m.partitions, v);
+  _writeForgottenTopic_partitions(w, m.partitions, v);
   if (v >= 12) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -679,64 +726,21 @@ function _writeFetchRequestForgottenTopic(w: Writer, m: FetchRequestForgottenTop
   }
 }
 
-export const FetchRequestForgottenTopicSchema: StructSchema = {
-  name: "FetchRequestForgottenTopic",
-  create: createFetchRequestForgottenTopic,
-  fields: [
-    { name: "topic", specName: "Topic", type: "string", array: false, versions: [7, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [13, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "partitions", specName: "Partitions", type: "int32", array: true, versions: [7, 17], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const FetchRequestFetchPartitionSchema: StructSchema = {
-  name: "FetchRequestFetchPartition",
-  create: createFetchRequestFetchPartition,
-  fields: [
-    { name: "partition", specName: "Partition", type: "int32", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
-    { name: "currentLeaderEpoch", specName: "CurrentLeaderEpoch", type: "int32", array: false, versions: [9, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "fetchOffset", specName: "FetchOffset", type: "int64", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
-    { name: "lastFetchedEpoch", specName: "LastFetchedEpoch", type: "int32", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
-    { name: "logStartOffset", specName: "LogStartOffset", type: "int64", array: false, versions: [5, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "partitionMaxBytes", specName: "PartitionMaxBytes", type: "int32", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
-    { name: "replicaDirectoryId", specName: "ReplicaDirectoryId", type: "uuid", array: false, versions: [17, 17], nullableVersions: null, taggedVersions: [17, 32767], tag: 0, ignorable: true },
-  ],
-};
-
-export const FetchRequestFetchTopicSchema: StructSchema = {
-  name: "FetchRequestFetchTopic",
-  create: createFetchRequestFetchTopic,
-  fields: [
-    { name: "topic", specName: "Topic", type: "string", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [13, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 17], nullableVersions: null, taggedVersions: null, struct: FetchRequestFetchPartitionSchema },
-  ],
-};
-
-export const FetchRequestReplicaStateSchema: StructSchema = {
-  name: "FetchRequestReplicaState",
-  create: createFetchRequestReplicaState,
-  fields: [
-    { name: "replicaId", specName: "ReplicaId", type: "int32", array: false, versions: [15, 17], nullableVersions: null, taggedVersions: null },
-    { name: "replicaEpoch", specName: "ReplicaEpoch", type: "int64", array: false, versions: [15, 17], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
 export const FetchRequestSchema: StructSchema = {
   name: "FetchRequest",
   create: createFetchRequest,
   fields: [
     { name: "clusterId", specName: "ClusterId", type: "string", array: false, versions: [12, 17], nullableVersions: [12, 32767], taggedVersions: [12, 32767], tag: 0, ignorable: true },
     { name: "replicaId", specName: "ReplicaId", type: "int32", array: false, versions: [0, 14], nullableVersions: null, taggedVersions: null },
-    { name: "replicaState", specName: "ReplicaState", type: "struct", array: false, versions: [15, 17], nullableVersions: null, taggedVersions: [15, 32767], tag: 1, struct: FetchRequestReplicaStateSchema },
+    { name: "replicaState", specName: "ReplicaState", type: "struct", array: false, versions: [15, 17], nullableVersions: null, taggedVersions: [15, 32767], tag: 1, struct: FetchRequest.ReplicaStateSchema },
     { name: "maxWaitMs", specName: "MaxWaitMs", type: "int32", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
     { name: "minBytes", specName: "MinBytes", type: "int32", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
     { name: "maxBytes", specName: "MaxBytes", type: "int32", array: false, versions: [3, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
     { name: "isolationLevel", specName: "IsolationLevel", type: "int8", array: false, versions: [4, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
     { name: "sessionId", specName: "SessionId", type: "int32", array: false, versions: [7, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
     { name: "sessionEpoch", specName: "SessionEpoch", type: "int32", array: false, versions: [7, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 17], nullableVersions: null, taggedVersions: null, struct: FetchRequestFetchTopicSchema },
-    { name: "forgottenTopicsData", specName: "ForgottenTopicsData", type: "struct", array: true, versions: [7, 17], nullableVersions: null, taggedVersions: null, struct: FetchRequestForgottenTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 17], nullableVersions: null, taggedVersions: null, struct: FetchRequest.TopicSchema },
+    { name: "forgottenTopicsData", specName: "ForgottenTopicsData", type: "struct", array: true, versions: [7, 17], nullableVersions: null, taggedVersions: null, struct: FetchRequest.ForgottenTopicSchema },
     { name: "rackId", specName: "RackId", type: "string", array: false, versions: [11, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
   ],
 };

@@ -10,98 +10,250 @@ export interface FetchResponse {
   /** Fetch session id, or 0 when not in a session. Versions 7-17, default 0. */
   sessionId: number;
   /** Per-topic results. Versions 0-17. */
-  responses: FetchResponseFetchableTopicResponse[];
+  responses: FetchResponse.FetchableTopicResponse[];
   /** Addresses of the leaders named in CurrentLeader hints. Versions 16-17, tag 0 in 16+. */
-  nodeEndpoints: FetchResponseNodeEndpoint[];
+  nodeEndpoints: FetchResponse.NodeEndpoint[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface FetchResponseFetchableTopicResponse {
-  /** Topic name. Versions 0-12, ignorable. */
-  topic: string;
-  /** Topic id. Versions 13-17, ignorable. */
-  topicId: string;
-  /** Per-partition results. Versions 0-17. */
-  partitions: FetchResponsePartitionData[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace FetchResponse {
+  export interface FetchableTopicResponse {
+    /** Topic name. Versions 0-12, ignorable. */
+    topic: string;
+    /** Topic id. Versions 13-17, ignorable. */
+    topicId: string;
+    /** Per-partition results. Versions 0-17. */
+    partitions: FetchResponse.PartitionData[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface FetchResponsePartitionData {
-  /** Partition index. Versions 0-17. */
-  partitionIndex: number;
-  /** Error code for this partition, 0 on success. Versions 0-17. */
-  errorCode: number;
-  /** Current high watermark. Versions 0-17. */
-  highWatermark: bigint;
-  /** Last stable offset: every transaction below it is decided. Versions 4-17, default -1, ignorable. */
-  lastStableOffset: bigint;
-  /** Current log start offset. Versions 5-17, default -1, ignorable. */
-  logStartOffset: bigint;
-  /** When the fetcher's log diverges, the largest matching epoch and its end offset. Versions 12-17, tag 0 in 12+. */
-  divergingEpoch: FetchResponseEpochEndOffset;
-  /** Leader hint for the partition. Versions 12-17, tag 1 in 12+. */
-  currentLeader: FetchResponseLeaderIdAndEpoch;
-  /** Snapshot to fetch instead when the fetch offset is below the log start offset. Versions 12-17, tag 2 in 12+. */
-  snapshotId: FetchResponseSnapshotId;
-  /** Aborted transactions overlapping the returned data. Versions 4-17, nullable 4+, ignorable. */
-  abortedTransactions: FetchResponseAbortedTransaction[] | null;
-  /** Replica the consumer should fetch from next, or -1. Versions 11-17, default -1. */
-  preferredReadReplica: number;
-  /** Record batches. Versions 0-17, nullable 0+. */
-  records: RecordSet | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  export interface PartitionData {
+    /** Partition index. Versions 0-17. */
+    partitionIndex: number;
+    /** Error code for this partition, 0 on success. Versions 0-17. */
+    errorCode: number;
+    /** Current high watermark. Versions 0-17. */
+    highWatermark: bigint;
+    /** Last stable offset: every transaction below it is decided. Versions 4-17, default -1, ignorable. */
+    lastStableOffset: bigint;
+    /** Current log start offset. Versions 5-17, default -1, ignorable. */
+    logStartOffset: bigint;
+    /** When the fetcher's log diverges, the largest matching epoch and its end offset. Versions 12-17, tag 0 in 12+. */
+    divergingEpoch: FetchResponse.EpochEndOffset;
+    /** Leader hint for the partition. Versions 12-17, tag 1 in 12+. */
+    currentLeader: FetchResponse.LeaderIdAndEpoch;
+    /** Snapshot to fetch instead when the fetch offset is below the log start offset. Versions 12-17, tag 2 in 12+. */
+    snapshotId: FetchResponse.SnapshotId;
+    /** Aborted transactions overlapping the returned data. Versions 4-17, nullable 4+, ignorable. */
+    abortedTransactions: FetchResponse.AbortedTransaction[] | null;
+    /** Replica the consumer should fetch from next, or -1. Versions 11-17, default -1. */
+    preferredReadReplica: number;
+    /** Record batches. Versions 0-17, nullable 0+. */
+    records: RecordSet | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface FetchResponseEpochEndOffset {
-  /** Epoch. Versions 12-17, default -1. */
-  epoch: number;
-  /** End offset of that epoch. Versions 12-17, default -1. */
-  endOffset: bigint;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  export interface EpochEndOffset {
+    /** Epoch. Versions 12-17, default -1. */
+    epoch: number;
+    /** End offset of that epoch. Versions 12-17, default -1. */
+    endOffset: bigint;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface FetchResponseLeaderIdAndEpoch {
-  /** Id of the current leader, or -1 if unknown. Versions 12-17, default -1. */
-  leaderId: number;
-  /** Latest leader epoch known to the broker. Versions 12-17, default -1. */
-  leaderEpoch: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  export interface LeaderIdAndEpoch {
+    /** Id of the current leader, or -1 if unknown. Versions 12-17, default -1. */
+    leaderId: number;
+    /** Latest leader epoch known to the broker. Versions 12-17, default -1. */
+    leaderEpoch: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface FetchResponseSnapshotId {
-  /** Snapshot end offset. Versions 12-17, default -1. */
-  endOffset: bigint;
-  /** Snapshot epoch. Versions 12-17, default -1. */
-  epoch: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  export interface SnapshotId {
+    /** Snapshot end offset. Versions 12-17, default -1. */
+    endOffset: bigint;
+    /** Snapshot epoch. Versions 12-17, default -1. */
+    epoch: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface FetchResponseAbortedTransaction {
-  /** Producer id of the aborted transaction. Versions 4-17. */
-  producerId: bigint;
-  /** First offset of the aborted transaction. Versions 4-17. */
-  firstOffset: bigint;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  export interface AbortedTransaction {
+    /** Producer id of the aborted transaction. Versions 4-17. */
+    producerId: bigint;
+    /** First offset of the aborted transaction. Versions 4-17. */
+    firstOffset: bigint;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface FetchResponseNodeEndpoint {
-  /** Node id. Versions 16-17. */
-  nodeId: number;
-  /** Node host name. Versions 16-17. */
-  host: string;
-  /** Node port. Versions 16-17. */
-  port: number;
-  /** Node rack, or null if none. Versions 16-17, nullable 16+, default null. */
-  rack: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  export interface NodeEndpoint {
+    /** Node id. Versions 16-17. */
+    nodeId: number;
+    /** Node host name. Versions 16-17. */
+    host: string;
+    /** Node port. Versions 16-17. */
+    port: number;
+    /** Node rack, or null if none. Versions 16-17, nullable 16+, default null. */
+    rack: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A FetchResponse.FetchableTopicResponse with every field at its default, overridden by `init`. */
+  export function createFetchableTopicResponse(init?: Partial<FetchResponse.FetchableTopicResponse>): FetchResponse.FetchableTopicResponse {
+    const m: FetchResponse.FetchableTopicResponse = {
+      topic: "",
+      topicId: "AAAAAAAAAAAAAAAAAAAAAA",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A FetchResponse.PartitionData with every field at its default, overridden by `init`. */
+  export function createPartitionData(init?: Partial<FetchResponse.PartitionData>): FetchResponse.PartitionData {
+    const m: FetchResponse.PartitionData = {
+      partitionIndex: 0,
+      errorCode: 0,
+      highWatermark: 0n,
+      lastStableOffset: -1n,
+      logStartOffset: -1n,
+      divergingEpoch: FetchResponse.createEpochEndOffset(),
+      currentLeader: FetchResponse.createLeaderIdAndEpoch(),
+      snapshotId: FetchResponse.createSnapshotId(),
+      abortedTransactions: [],
+      preferredReadReplica: -1,
+      records: null,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A FetchResponse.EpochEndOffset with every field at its default, overridden by `init`. */
+  export function createEpochEndOffset(init?: Partial<FetchResponse.EpochEndOffset>): FetchResponse.EpochEndOffset {
+    const m: FetchResponse.EpochEndOffset = {
+      epoch: -1,
+      endOffset: -1n,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A FetchResponse.LeaderIdAndEpoch with every field at its default, overridden by `init`. */
+  export function createLeaderIdAndEpoch(init?: Partial<FetchResponse.LeaderIdAndEpoch>): FetchResponse.LeaderIdAndEpoch {
+    const m: FetchResponse.LeaderIdAndEpoch = {
+      leaderId: -1,
+      leaderEpoch: -1,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A FetchResponse.SnapshotId with every field at its default, overridden by `init`. */
+  export function createSnapshotId(init?: Partial<FetchResponse.SnapshotId>): FetchResponse.SnapshotId {
+    const m: FetchResponse.SnapshotId = {
+      endOffset: -1n,
+      epoch: -1,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A FetchResponse.AbortedTransaction with every field at its default, overridden by `init`. */
+  export function createAbortedTransaction(init?: Partial<FetchResponse.AbortedTransaction>): FetchResponse.AbortedTransaction {
+    const m: FetchResponse.AbortedTransaction = {
+      producerId: 0n,
+      firstOffset: 0n,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A FetchResponse.NodeEndpoint with every field at its default, overridden by `init`. */
+  export function createNodeEndpoint(init?: Partial<FetchResponse.NodeEndpoint>): FetchResponse.NodeEndpoint {
+    const m: FetchResponse.NodeEndpoint = {
+      nodeId: 0,
+      host: "",
+      port: 0,
+      rack: null,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const NodeEndpointSchema: StructSchema = {
+    name: "FetchResponse.NodeEndpoint",
+    create: createNodeEndpoint,
+    fields: [
+      { name: "nodeId", specName: "NodeId", type: "int32", array: false, versions: [16, 17], nullableVersions: null, taggedVersions: null },
+      { name: "host", specName: "Host", type: "string", array: false, versions: [16, 17], nullableVersions: null, taggedVersions: null },
+      { name: "port", specName: "Port", type: "int32", array: false, versions: [16, 17], nullableVersions: null, taggedVersions: null },
+      { name: "rack", specName: "Rack", type: "string", array: false, versions: [16, 17], nullableVersions: [16, 32767], taggedVersions: null },
+    ],
+  };
+
+  export const AbortedTransactionSchema: StructSchema = {
+    name: "FetchResponse.AbortedTransaction",
+    create: createAbortedTransaction,
+    fields: [
+      { name: "producerId", specName: "ProducerId", type: "int64", array: false, versions: [4, 17], nullableVersions: null, taggedVersions: null },
+      { name: "firstOffset", specName: "FirstOffset", type: "int64", array: false, versions: [4, 17], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const SnapshotIdSchema: StructSchema = {
+    name: "FetchResponse.SnapshotId",
+    create: createSnapshotId,
+    fields: [
+      { name: "endOffset", specName: "EndOffset", type: "int64", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
+      { name: "epoch", specName: "Epoch", type: "int32", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const LeaderIdAndEpochSchema: StructSchema = {
+    name: "FetchResponse.LeaderIdAndEpoch",
+    create: createLeaderIdAndEpoch,
+    fields: [
+      { name: "leaderId", specName: "LeaderId", type: "int32", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
+      { name: "leaderEpoch", specName: "LeaderEpoch", type: "int32", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const EpochEndOffsetSchema: StructSchema = {
+    name: "FetchResponse.EpochEndOffset",
+    create: createEpochEndOffset,
+    fields: [
+      { name: "epoch", specName: "Epoch", type: "int32", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
+      { name: "endOffset", specName: "EndOffset", type: "int64", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const PartitionDataSchema: StructSchema = {
+    name: "FetchResponse.PartitionData",
+    create: createPartitionData,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
+      { name: "highWatermark", specName: "HighWatermark", type: "int64", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
+      { name: "lastStableOffset", specName: "LastStableOffset", type: "int64", array: false, versions: [4, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "logStartOffset", specName: "LogStartOffset", type: "int64", array: false, versions: [5, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "divergingEpoch", specName: "DivergingEpoch", type: "struct", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: [12, 32767], tag: 0, struct: EpochEndOffsetSchema },
+      { name: "currentLeader", specName: "CurrentLeader", type: "struct", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: [12, 32767], tag: 1, struct: LeaderIdAndEpochSchema },
+      { name: "snapshotId", specName: "SnapshotId", type: "struct", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: [12, 32767], tag: 2, struct: SnapshotIdSchema },
+      { name: "abortedTransactions", specName: "AbortedTransactions", type: "struct", array: true, versions: [4, 17], nullableVersions: [4, 32767], taggedVersions: null, ignorable: true, struct: AbortedTransactionSchema },
+      { name: "preferredReadReplica", specName: "PreferredReadReplica", type: "int32", array: false, versions: [11, 17], nullableVersions: null, taggedVersions: null },
+      { name: "records", specName: "Records", type: "records", array: false, versions: [0, 17], nullableVersions: [0, 32767], taggedVersions: null },
+    ],
+  };
+
+  export const FetchableTopicResponseSchema: StructSchema = {
+    name: "FetchResponse.FetchableTopicResponse",
+    create: createFetchableTopicResponse,
+    fields: [
+      { name: "topic", specName: "Topic", type: "string", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [13, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 17], nullableVersions: null, taggedVersions: null, struct: PartitionDataSchema },
+    ],
+  };
 }
 
 /** A FetchResponse with every field at its default, overridden by `init`. */
@@ -116,110 +268,35 @@ export function createFetchResponse(init?: Partial<FetchResponse>): FetchRespons
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A FetchResponseFetchableTopicResponse with every field at its default, overridden by `init`. */
-export function createFetchResponseFetchableTopicResponse(init?: Partial<FetchResponseFetchableTopicResponse>): FetchResponseFetchableTopicResponse {
-  const m: FetchResponseFetchableTopicResponse = {
-    topic: "",
-    topicId: "AAAAAAAAAAAAAAAAAAAAAA",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A FetchResponsePartitionData with every field at its default, overridden by `init`. */
-export function createFetchResponsePartitionData(init?: Partial<FetchResponsePartitionData>): FetchResponsePartitionData {
-  const m: FetchResponsePartitionData = {
-    partitionIndex: 0,
-    errorCode: 0,
-    highWatermark: 0n,
-    lastStableOffset: -1n,
-    logStartOffset: -1n,
-    divergingEpoch: createFetchResponseEpochEndOffset(),
-    currentLeader: createFetchResponseLeaderIdAndEpoch(),
-    snapshotId: createFetchResponseSnapshotId(),
-    abortedTransactions: [],
-    preferredReadReplica: -1,
-    records: null,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A FetchResponseEpochEndOffset with every field at its default, overridden by `init`. */
-export function createFetchResponseEpochEndOffset(init?: Partial<FetchResponseEpochEndOffset>): FetchResponseEpochEndOffset {
-  const m: FetchResponseEpochEndOffset = {
-    epoch: -1,
-    endOffset: -1n,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function isDefaultFetchResponseEpochEndOffset(m: FetchResponseEpochEndOffset): boolean {
+function isDefaultEpochEndOffset(m: FetchResponse.EpochEndOffset): boolean {
   return !(m.epoch !== -1) && !(m.endOffset !== -1n) && (m.unknownTaggedFields === undefined || m.unknownTaggedFields.length === 0);
 }
 
-/** A FetchResponseLeaderIdAndEpoch with every field at its default, overridden by `init`. */
-export function createFetchResponseLeaderIdAndEpoch(init?: Partial<FetchResponseLeaderIdAndEpoch>): FetchResponseLeaderIdAndEpoch {
-  const m: FetchResponseLeaderIdAndEpoch = {
-    leaderId: -1,
-    leaderEpoch: -1,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function isDefaultFetchResponseLeaderIdAndEpoch(m: FetchResponseLeaderIdAndEpoch): boolean {
+function isDefaultLeaderIdAndEpoch(m: FetchResponse.LeaderIdAndEpoch): boolean {
   return !(m.leaderId !== -1) && !(m.leaderEpoch !== -1) && (m.unknownTaggedFields === undefined || m.unknownTaggedFields.length === 0);
 }
 
-/** A FetchResponseSnapshotId with every field at its default, overridden by `init`. */
-export function createFetchResponseSnapshotId(init?: Partial<FetchResponseSnapshotId>): FetchResponseSnapshotId {
-  const m: FetchResponseSnapshotId = {
-    endOffset: -1n,
-    epoch: -1,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function isDefaultFetchResponseSnapshotId(m: FetchResponseSnapshotId): boolean {
+function isDefaultSnapshotId(m: FetchResponse.SnapshotId): boolean {
   return !(m.endOffset !== -1n) && !(m.epoch !== -1) && (m.unknownTaggedFields === undefined || m.unknownTaggedFields.length === 0);
 }
 
-/** A FetchResponseAbortedTransaction with every field at its default, overridden by `init`. */
-export function createFetchResponseAbortedTransaction(init?: Partial<FetchResponseAbortedTransaction>): FetchResponseAbortedTransaction {
-  const m: FetchResponseAbortedTransaction = {
-    producerId: 0n,
-    firstOffset: 0n,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A FetchResponseNodeEndpoint with every field at its default, overridden by `init`. */
-export function createFetchResponseNodeEndpoint(init?: Partial<FetchResponseNodeEndpoint>): FetchResponseNodeEndpoint {
-  const m: FetchResponseNodeEndpoint = {
-    nodeId: 0,
-    host: "",
-    port: 0,
-    rack: null,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readFetchResponse_responses(r: Reader, v: number): FetchResponseFetchableTopicResponse[] {
+function _readFetchResponse_responses(r: Reader, v: number): FetchResponse.FetchableTopicResponse[] {
   const n = v < 12 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: FetchResponseFetchableTopicResponse[] = [];
-  for (let i = 0; i < n; i++) a.push(_readFetchResponseFetchableTopicResponse(r, v));
+  const a: FetchResponse.FetchableTopicResponse[] = [];
+  for (let i = 0; i < n; i++) a.push(_readFetchableTopicResponse(r, v));
   return a;
 }
 
-function _readFetchResponse_nodeEndpoints(r: Reader, v: number): FetchResponseNodeEndpoint[] {
+function _readFetchResponse_nodeEndpoints(r: Reader, v: number): FetchResponse.NodeEndpoint[] {
   const n = r.compactArrayLength(11);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: FetchResponseNodeEndpoint[] = [];
-  for (let i = 0; i < n; i++) a.push(_readFetchResponseNodeEndpoint(r, v));
+  const a: FetchResponse.NodeEndpoint[] = [];
+  for (let i = 0; i < n; i++) a.push(_readNodeEndpoint(r, v));
   return a;
 }
 
@@ -227,8 +304,8 @@ function _readFetchResponse(r: Reader, v: number): FetchResponse {
   const _throttleTimeMs: number = v < 1 ? 0 : r.int32();
   const _errorCode: number = v < 7 ? 0 : r.int16();
   const _sessionId: number = v < 7 ? 0 : r.int32();
-  const _responses: FetchResponseFetchableTopicResponse[] = _readFetchResponse_responses(r, v);
-  let _nodeEndpoints: FetchResponseNodeEndpoint[] = [];
+  const _responses: FetchResponse.FetchableTopicResponse[] = _readFetchResponse_responses(r, v);
+  let _nodeEndpoints: FetchResponse.NodeEndpoint[] = [];
   let _unknown: TaggedField[] | undefined;
   if (v >= 12) {
     const count = r.uvarint();
@@ -253,20 +330,20 @@ function _readFetchResponse(r: Reader, v: number): FetchResponse {
   return m;
 }
 
-function _readFetchResponseFetchableTopicResponse_partitions(r: Reader, v: number): FetchResponsePartitionData[] {
+function _readFetchableTopicResponse_partitions(r: Reader, v: number): FetchResponse.PartitionData[] {
   const n = v < 12 ? r.arrayLength(18) : r.compactArrayLength(37);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: FetchResponsePartitionData[] = [];
-  for (let i = 0; i < n; i++) a.push(_readFetchResponsePartitionData(r, v));
+  const a: FetchResponse.PartitionData[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartitionData(r, v));
   return a;
 }
 
-function _readFetchResponseFetchableTopicResponse(r: Reader, v: number): FetchResponseFetchableTopicResponse {
+function _readFetchableTopicResponse(r: Reader, v: number): FetchResponse.FetchableTopicResponse {
   const _topic: string = v < 12 ? r.string() : v < 13 ? r.compactString() : "";
   const _topicId: string = v < 13 ? "AAAAAAAAAAAAAAAAAAAAAA" : r.uuid();
-  const _partitions: FetchResponsePartitionData[] = _readFetchResponseFetchableTopicResponse_partitions(r, v);
+  const _partitions: FetchResponse.PartitionData[] = _readFetchableTopicResponse_partitions(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 12) {
     const count = r.uvarint();
@@ -276,31 +353,31 @@ function _readFetchResponseFetchableTopicResponse(r: Reader, v: number): FetchRe
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: FetchResponseFetchableTopicResponse = { topic: _topic, topicId: _topicId, partitions: _partitions };
+  const m: FetchResponse.FetchableTopicResponse = { topic: _topic, topicId: _topicId, partitions: _partitions };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readFetchResponsePartitionData_abortedTransactions(r: Reader, v: number): FetchResponseAbortedTransaction[] | null {
+function _readPartitionData_abortedTransactions(r: Reader, v: number): FetchResponse.AbortedTransaction[] | null {
   const n = v < 12 ? r.arrayLength(16) : r.compactArrayLength(17);
   if (n < 0) {
     return null;
   }
-  const a: FetchResponseAbortedTransaction[] = [];
-  for (let i = 0; i < n; i++) a.push(_readFetchResponseAbortedTransaction(r, v));
+  const a: FetchResponse.AbortedTransaction[] = [];
+  for (let i = 0; i < n; i++) a.push(_readAbortedTransaction(r, v));
   return a;
 }
 
-function _readFetchResponsePartitionData(r: Reader, v: number): FetchResponsePartitionData {
+function _readPartitionData(r: Reader, v: number): FetchResponse.PartitionData {
   const _partitionIndex: number = r.int32();
   const _errorCode: number = r.int16();
   const _highWatermark: bigint = r.int64();
   const _lastStableOffset: bigint = v < 4 ? -1n : r.int64();
   const _logStartOffset: bigint = v < 5 ? -1n : r.int64();
-  let _divergingEpoch: FetchResponseEpochEndOffset = createFetchResponseEpochEndOffset();
-  let _currentLeader: FetchResponseLeaderIdAndEpoch = createFetchResponseLeaderIdAndEpoch();
-  let _snapshotId: FetchResponseSnapshotId = createFetchResponseSnapshotId();
-  const _abortedTransactions: FetchResponseAbortedTransaction[] | null = v < 4 ? [] : _readFetchResponsePartitionData_abortedTransactions(r, v);
+  let _divergingEpoch: FetchResponse.EpochEndOffset = FetchResponse.createEpochEndOffset();
+  let _currentLeader: FetchResponse.LeaderIdAndEpoch = FetchResponse.createLeaderIdAndEpoch();
+  let _snapshotId: FetchResponse.SnapshotId = FetchResponse.createSnapshotId();
+  const _abortedTransactions: FetchResponse.AbortedTransaction[] | null = v < 4 ? [] : _readPartitionData_abortedTransactions(r, v);
   const _preferredReadReplica: number = v < 11 ? -1 : r.int32();
   const _records: RecordSet | null = v < 12 ? r.nullableBytes() : r.compactNullableBytes();
   let _unknown: TaggedField[] | undefined;
@@ -312,19 +389,19 @@ function _readFetchResponsePartitionData(r: Reader, v: number): FetchResponsePar
       switch (tag) {
         case 0: {
           const s = r.sub(size);
-          _divergingEpoch = _readFetchResponseEpochEndOffset(s, v);
+          _divergingEpoch = _readEpochEndOffset(s, v);
           if (s.remaining !== 0) throw new DecodeError(`tagged field 0 has ${s.remaining} bytes left over`);
           break;
         }
         case 1: {
           const s = r.sub(size);
-          _currentLeader = _readFetchResponseLeaderIdAndEpoch(s, v);
+          _currentLeader = _readLeaderIdAndEpoch(s, v);
           if (s.remaining !== 0) throw new DecodeError(`tagged field 1 has ${s.remaining} bytes left over`);
           break;
         }
         case 2: {
           const s = r.sub(size);
-          _snapshotId = _readFetchResponseSnapshotId(s, v);
+          _snapshotId = _readSnapshotId(s, v);
           if (s.remaining !== 0) throw new DecodeError(`tagged field 2 has ${s.remaining} bytes left over`);
           break;
         }
@@ -333,12 +410,12 @@ function _readFetchResponsePartitionData(r: Reader, v: number): FetchResponsePar
       }
     }
   }
-  const m: FetchResponsePartitionData = { partitionIndex: _partitionIndex, errorCode: _errorCode, highWatermark: _highWatermark, lastStableOffset: _lastStableOffset, logStartOffset: _logStartOffset, divergingEpoch: _divergingEpoch, currentLeader: _currentLeader, snapshotId: _snapshotId, abortedTransactions: _abortedTransactions, preferredReadReplica: _preferredReadReplica, records: _records };
+  const m: FetchResponse.PartitionData = { partitionIndex: _partitionIndex, errorCode: _errorCode, highWatermark: _highWatermark, lastStableOffset: _lastStableOffset, logStartOffset: _logStartOffset, divergingEpoch: _divergingEpoch, currentLeader: _currentLeader, snapshotId: _snapshotId, abortedTransactions: _abortedTransactions, preferredReadReplica: _preferredReadReplica, records: _records };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readFetchResponseEpochEndOffset(r: Reader, v: number): FetchResponseEpochEndOffset {
+function _readEpochEndOffset(r: Reader, v: number): FetchResponse.EpochEndOffset {
   const _epoch: number = r.int32();
   const _endOffset: bigint = r.int64();
   let _unknown: TaggedField[] | undefined;
@@ -348,12 +425,12 @@ function _readFetchResponseEpochEndOffset(r: Reader, v: number): FetchResponseEp
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: FetchResponseEpochEndOffset = { epoch: _epoch, endOffset: _endOffset };
+  const m: FetchResponse.EpochEndOffset = { epoch: _epoch, endOffset: _endOffset };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readFetchResponseLeaderIdAndEpoch(r: Reader, v: number): FetchResponseLeaderIdAndEpoch {
+function _readLeaderIdAndEpoch(r: Reader, v: number): FetchResponse.LeaderIdAndEpoch {
   const _leaderId: number = r.int32();
   const _leaderEpoch: number = r.int32();
   let _unknown: TaggedField[] | undefined;
@@ -363,12 +440,12 @@ function _readFetchResponseLeaderIdAndEpoch(r: Reader, v: number): FetchResponse
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: FetchResponseLeaderIdAndEpoch = { leaderId: _leaderId, leaderEpoch: _leaderEpoch };
+  const m: FetchResponse.LeaderIdAndEpoch = { leaderId: _leaderId, leaderEpoch: _leaderEpoch };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readFetchResponseSnapshotId(r: Reader, v: number): FetchResponseSnapshotId {
+function _readSnapshotId(r: Reader, v: number): FetchResponse.SnapshotId {
   const _endOffset: bigint = r.int64();
   const _epoch: number = r.int32();
   let _unknown: TaggedField[] | undefined;
@@ -378,12 +455,12 @@ function _readFetchResponseSnapshotId(r: Reader, v: number): FetchResponseSnapsh
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: FetchResponseSnapshotId = { endOffset: _endOffset, epoch: _epoch };
+  const m: FetchResponse.SnapshotId = { endOffset: _endOffset, epoch: _epoch };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readFetchResponseAbortedTransaction(r: Reader, v: number): FetchResponseAbortedTransaction {
+function _readAbortedTransaction(r: Reader, v: number): FetchResponse.AbortedTransaction {
   const _producerId: bigint = r.int64();
   const _firstOffset: bigint = r.int64();
   let _unknown: TaggedField[] | undefined;
@@ -395,12 +472,12 @@ function _readFetchResponseAbortedTransaction(r: Reader, v: number): FetchRespon
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: FetchResponseAbortedTransaction = { producerId: _producerId, firstOffset: _firstOffset };
+  const m: FetchResponse.AbortedTransaction = { producerId: _producerId, firstOffset: _firstOffset };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readFetchResponseNodeEndpoint(r: Reader, v: number): FetchResponseNodeEndpoint {
+function _readNodeEndpoint(r: Reader, v: number): FetchResponse.NodeEndpoint {
   const _nodeId: number = r.int32();
   const _host: string = r.compactString();
   const _port: number = r.int32();
@@ -412,22 +489,22 @@ function _readFetchResponseNodeEndpoint(r: Reader, v: number): FetchResponseNode
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: FetchResponseNodeEndpoint = { nodeId: _nodeId, host: _host, port: _port, rack: _rack };
+  const m: FetchResponse.NodeEndpoint = { nodeId: _nodeId, host: _host, port: _port, rack: _rack };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeFetchResponse_responses(a: FetchResponseFetchableTopicResponse[] | null, v: number, t: SizeTally): number {
+function _sizeFetchResponse_responses(a: FetchResponse.FetchableTopicResponse[] | null, v: number, t: SizeTally): number {
   if (a === null) return v < 12 ? 4 : 1;
   let n = v < 12 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeFetchResponseFetchableTopicResponse(a[i], v, t);
+  for (let i = 0; i < a.length; i++) n += _sizeFetchableTopicResponse(a[i], v, t);
   return n;
 }
 
-function _sizeFetchResponse_nodeEndpoints(a: FetchResponseNodeEndpoint[] | null, v: number, t: SizeTally): number {
+function _sizeFetchResponse_nodeEndpoints(a: FetchResponse.NodeEndpoint[] | null, v: number, t: SizeTally): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeFetchResponseNodeEndpoint(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeNodeEndpoint(a[i], v);
   return n;
 }
 
@@ -466,14 +543,14 @@ function _sizeFetchResponse(m: FetchResponse, v: number, t: SizeTally): number {
   return n;
 }
 
-function _sizeFetchResponseFetchableTopicResponse_partitions(a: FetchResponsePartitionData[] | null, v: number, t: SizeTally): number {
+function _sizeFetchableTopicResponse_partitions(a: FetchResponse.PartitionData[] | null, v: number, t: SizeTally): number {
   if (a === null) return v < 12 ? 4 : 1;
   let n = v < 12 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeFetchResponsePartitionData(a[i], v, t);
+  for (let i = 0; i < a.length; i++) n += _sizePartitionData(a[i], v, t);
   return n;
 }
 
-function _sizeFetchResponseFetchableTopicResponse(m: FetchResponseFetchableTopicResponse, v: number, t: SizeTally): number {
+function _sizeFetchableTopicResponse(m: FetchResponse.FetchableTopicResponse, v: number, t: SizeTally): number {
   let n = 0;
   if (v < 12) {
     n += sizeOfString(m.topic);
@@ -483,7 +560,7 @@ function _sizeFetchResponseFetchableTopicResponse(m: FetchResponseFetchableTopic
   if (v >= 13) {
     n += 16;
   }
-  n += _sizeFetchResponseFetchableTopicResponse_partitions(m.partitions, v, t);
+  n += _sizeFetchableTopicResponse_partitions(m.partitions, v, t);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 12) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of FetchResponse does not support them.`);
   if (v >= 12) {
     const unknown = m.unknownTaggedFields;
@@ -492,14 +569,14 @@ function _sizeFetchResponseFetchableTopicResponse(m: FetchResponseFetchableTopic
   return n;
 }
 
-function _sizeFetchResponsePartitionData_abortedTransactions(a: FetchResponseAbortedTransaction[] | null, v: number, t: SizeTally): number {
+function _sizePartitionData_abortedTransactions(a: FetchResponse.AbortedTransaction[] | null, v: number, t: SizeTally): number {
   if (a === null) return v < 12 ? 4 : 1;
   let n = v < 12 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeFetchResponseAbortedTransaction(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeAbortedTransaction(a[i], v);
   return n;
 }
 
-function _sizeFetchResponsePartitionData(m: FetchResponsePartitionData, v: number, t: SizeTally): number {
+function _sizePartitionData(m: FetchResponse.PartitionData, v: number, t: SizeTally): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
@@ -516,16 +593,16 @@ function _sizeFetchResponsePartitionData(m: FetchResponsePartitionData, v: numbe
     n += 8;
   }
   if (v < 12) {
-    if (!isDefaultFetchResponseEpochEndOffset(m.divergingEpoch)) throw new UnsupportedVersionError(`Attempted to write a non-default DivergingEpoch at version ${v}`);
+    if (!isDefaultEpochEndOffset(m.divergingEpoch)) throw new UnsupportedVersionError(`Attempted to write a non-default DivergingEpoch at version ${v}`);
   }
   if (v < 12) {
-    if (!isDefaultFetchResponseLeaderIdAndEpoch(m.currentLeader)) throw new UnsupportedVersionError(`Attempted to write a non-default CurrentLeader at version ${v}`);
+    if (!isDefaultLeaderIdAndEpoch(m.currentLeader)) throw new UnsupportedVersionError(`Attempted to write a non-default CurrentLeader at version ${v}`);
   }
   if (v < 12) {
-    if (!isDefaultFetchResponseSnapshotId(m.snapshotId)) throw new UnsupportedVersionError(`Attempted to write a non-default SnapshotId at version ${v}`);
+    if (!isDefaultSnapshotId(m.snapshotId)) throw new UnsupportedVersionError(`Attempted to write a non-default SnapshotId at version ${v}`);
   }
   if (v >= 4) {
-    n += _sizeFetchResponsePartitionData_abortedTransactions(m.abortedTransactions, v, t);
+    n += _sizePartitionData_abortedTransactions(m.abortedTransactions, v, t);
   }
   if (v < 11) {
     if (m.preferredReadReplica !== -1) throw new UnsupportedVersionError(`Attempted to write a non-default PreferredReadReplica at version ${v}`);
@@ -543,19 +620,19 @@ function _sizeFetchResponsePartitionData(m: FetchResponsePartitionData, v: numbe
     const unknown = m.unknownTaggedFields;
     let known = 0;
     let body = 0;
-    if (!isDefaultFetchResponseEpochEndOffset(m.divergingEpoch)) {
+    if (!isDefaultEpochEndOffset(m.divergingEpoch)) {
       known++;
-      const sz = _sizeFetchResponseEpochEndOffset(m.divergingEpoch, v);
+      const sz = _sizeEpochEndOffset(m.divergingEpoch, v);
       body += sizeOfUvarint(0) + sizeOfUvarint(sz) + sz;
     }
-    if (!isDefaultFetchResponseLeaderIdAndEpoch(m.currentLeader)) {
+    if (!isDefaultLeaderIdAndEpoch(m.currentLeader)) {
       known++;
-      const sz = _sizeFetchResponseLeaderIdAndEpoch(m.currentLeader, v);
+      const sz = _sizeLeaderIdAndEpoch(m.currentLeader, v);
       body += sizeOfUvarint(1) + sizeOfUvarint(sz) + sz;
     }
-    if (!isDefaultFetchResponseSnapshotId(m.snapshotId)) {
+    if (!isDefaultSnapshotId(m.snapshotId)) {
       known++;
-      const sz = _sizeFetchResponseSnapshotId(m.snapshotId, v);
+      const sz = _sizeSnapshotId(m.snapshotId, v);
       body += sizeOfUvarint(2) + sizeOfUvarint(sz) + sz;
     }
     n += sizeOfTagSection(known, unknown, [0, 1, 2]) + body;
@@ -563,7 +640,7 @@ function _sizeFetchResponsePartitionData(m: FetchResponsePartitionData, v: numbe
   return n;
 }
 
-function _sizeFetchResponseEpochEndOffset(m: FetchResponseEpochEndOffset, v: number): number {
+function _sizeEpochEndOffset(m: FetchResponse.EpochEndOffset, v: number): number {
   let n = 0;
   if ((m.epoch | 0) !== m.epoch) throw badInteger("Epoch", 'int32', m.epoch);
   n += 4;
@@ -574,7 +651,7 @@ function _sizeFetchResponseEpochEndOffset(m: FetchResponseEpochEndOffset, v: num
   return n;
 }
 
-function _sizeFetchResponseLeaderIdAndEpoch(m: FetchResponseLeaderIdAndEpoch, v: number): number {
+function _sizeLeaderIdAndEpoch(m: FetchResponse.LeaderIdAndEpoch, v: number): number {
   let n = 0;
   if ((m.leaderId | 0) !== m.leaderId) throw badInteger("LeaderId", 'int32', m.leaderId);
   n += 4;
@@ -585,7 +662,7 @@ function _sizeFetchResponseLeaderIdAndEpoch(m: FetchResponseLeaderIdAndEpoch, v:
   return n;
 }
 
-function _sizeFetchResponseSnapshotId(m: FetchResponseSnapshotId, v: number): number {
+function _sizeSnapshotId(m: FetchResponse.SnapshotId, v: number): number {
   let n = 0;
   if (typeof m.endOffset !== 'bigint' || m.endOffset < INT64_MIN || m.endOffset > INT64_MAX) throw badInteger("EndOffset", 'int64', m.endOffset);
   n += 8;
@@ -596,7 +673,7 @@ function _sizeFetchResponseSnapshotId(m: FetchResponseSnapshotId, v: number): nu
   return n;
 }
 
-function _sizeFetchResponseAbortedTransaction(m: FetchResponseAbortedTransaction, v: number): number {
+function _sizeAbortedTransaction(m: FetchResponse.AbortedTransaction, v: number): number {
   let n = 0;
   if (typeof m.producerId !== 'bigint' || m.producerId < INT64_MIN || m.producerId > INT64_MAX) throw badInteger("ProducerId", 'int64', m.producerId);
   n += 8;
@@ -610,7 +687,7 @@ function _sizeFetchResponseAbortedTransaction(m: FetchResponseAbortedTransaction
   return n;
 }
 
-function _sizeFetchResponseNodeEndpoint(m: FetchResponseNodeEndpoint, v: number): number {
+function _sizeNodeEndpoint(m: FetchResponse.NodeEndpoint, v: number): number {
   let n = 0;
   if ((m.nodeId | 0) !== m.nodeId) throw badInteger("NodeId", 'int32', m.nodeId);
   n += 4;
@@ -623,7 +700,7 @@ function _sizeFetchResponseNodeEndpoint(m: FetchResponseNodeEndpoint, v: number)
   return n;
 }
 
-function _writeFetchResponse_responses(w: Writer, a: FetchResponseFetchableTopicResponse[] | null, v: number): void {
+function _writeFetchResponse_responses(w: Writer, a: FetchResponse.FetchableTopicResponse[] | null, v: number): void {
   if (a === null) {
     if (v < 12) {
       w.int32(-1);
@@ -637,16 +714,16 @@ function _writeFetchResponse_responses(w: Writer, a: FetchResponseFetchableTopic
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeFetchResponseFetchableTopicResponse(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeFetchableTopicResponse(w, a[i], v);
 }
 
-function _writeFetchResponse_nodeEndpoints(w: Writer, a: FetchResponseNodeEndpoint[] | null, v: number): void {
+function _writeFetchResponse_nodeEndpoints(w: Writer, a: FetchResponse.NodeEndpoint[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeFetchResponseNodeEndpoint(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeNodeEndpoint(w, a[i], v);
 }
 
 function _writeFetchResponse(w: Writer, m: FetchResponse, v: number): void {
@@ -675,7 +752,7 @@ function _writeFetchResponse(w: Writer, m: FetchResponse, v: number): void {
   }
 }
 
-function _writeFetchResponseFetchableTopicResponse_partitions(w: Writer, a: FetchResponsePartitionData[] | null, v: number): void {
+function _writeFetchableTopicResponse_partitions(w: Writer, a: FetchResponse.PartitionData[] | null, v: number): void {
   if (a === null) {
     if (v < 12) {
       w.int32(-1);
@@ -689,10 +766,10 @@ function _writeFetchResponseFetchableTopicResponse_partitions(w: Writer, a: Fetc
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeFetchResponsePartitionData(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartitionData(w, a[i], v);
 }
 
-function _writeFetchResponseFetchableTopicResponse(w: Writer, m: FetchResponseFetchableTopicResponse, v: number): void {
+function _writeFetchableTopicResponse(w: Writer, m: FetchResponse.FetchableTopicResponse, v: number): void {
   if (v < 12) {
     w.string(m.topic);
   } else if (v >= 12 && v < 13) {
@@ -701,7 +778,7 @@ function _writeFetchResponseFetchableTopicResponse(w: Writer, m: FetchResponseFe
   if (v >= 13) {
     w.uuid(m.topicId);
   }
-  _writeFetchResponseFetchableTopicResponse_partitions(w, m.partitions, v);
+  _writeFetchableTopicResponse_partitions(w, m.partitions, v);
   if (v >= 12) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -709,7 +786,7 @@ function _writeFetchResponseFetchableTopicResponse(w: Writer, m: FetchResponseFe
   }
 }
 
-function _writeFetchResponsePartitionData_abortedTransactions(w: Writer, a: FetchResponseAbortedTransaction[] | null, v: number): void {
+function _writePartitionData_abortedTransactions(w: Writer, a: FetchResponse.AbortedTransaction[] | null, v: number): void {
   if (a === null) {
     if (v < 12) {
       w.int32(-1);
@@ -723,10 +800,10 @@ function _writeFetchResponsePartitionData_abortedTransactions(w: Writer, a: Fetc
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeFetchResponseAbortedTransaction(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeAbortedTransaction(w, a[i], v);
 }
 
-function _writeFetchResponsePartitionData(w: Writer, m: FetchResponsePartitionData, v: number): void {
+function _writePartitionData(w: Writer, m: FetchResponse.PartitionData, v: number): void {
   w.int32(m.partitionIndex);
   w.int16(m.errorCode);
   w.int64(m.highWatermark);
@@ -737,7 +814,7 @@ function _writeFetchResponsePartitionData(w: Writer, m: FetchResponsePartitionDa
     w.int64(m.logStartOffset);
   }
   if (v >= 4) {
-    _writeFetchResponsePartitionData_abortedTransactions(w, m.abortedTransactions, v);
+    _writePartitionData_abortedTransactions(w, m.abortedTransactions, v);
   }
   if (v >= 11) {
     w.int32(m.preferredReadReplica);
@@ -750,33 +827,33 @@ function _writeFetchResponsePartitionData(w: Writer, m: FetchResponsePartitionDa
   if (v >= 12) {
     const unknown = m.unknownTaggedFields;
     let known = 0;
-    if (!isDefaultFetchResponseEpochEndOffset(m.divergingEpoch)) known++;
-    if (!isDefaultFetchResponseLeaderIdAndEpoch(m.currentLeader)) known++;
-    if (!isDefaultFetchResponseSnapshotId(m.snapshotId)) known++;
+    if (!isDefaultEpochEndOffset(m.divergingEpoch)) known++;
+    if (!isDefaultLeaderIdAndEpoch(m.currentLeader)) known++;
+    if (!isDefaultSnapshotId(m.snapshotId)) known++;
     w.uvarint(known + (unknown === undefined ? 0 : unknown.length));
     writeUnknownTags(w, unknown, -1, 0);
-    if (!isDefaultFetchResponseEpochEndOffset(m.divergingEpoch)) {
+    if (!isDefaultEpochEndOffset(m.divergingEpoch)) {
       w.uvarint(0);
-      w.uvarint(_sizeFetchResponseEpochEndOffset(m.divergingEpoch, v));
-      _writeFetchResponseEpochEndOffset(w, m.divergingEpoch, v);
+      w.uvarint(_sizeEpochEndOffset(m.divergingEpoch, v));
+      _writeEpochEndOffset(w, m.divergingEpoch, v);
     }
     writeUnknownTags(w, unknown, 0, 1);
-    if (!isDefaultFetchResponseLeaderIdAndEpoch(m.currentLeader)) {
+    if (!isDefaultLeaderIdAndEpoch(m.currentLeader)) {
       w.uvarint(1);
-      w.uvarint(_sizeFetchResponseLeaderIdAndEpoch(m.currentLeader, v));
-      _writeFetchResponseLeaderIdAndEpoch(w, m.currentLeader, v);
+      w.uvarint(_sizeLeaderIdAndEpoch(m.currentLeader, v));
+      _writeLeaderIdAndEpoch(w, m.currentLeader, v);
     }
     writeUnknownTags(w, unknown, 1, 2);
-    if (!isDefaultFetchResponseSnapshotId(m.snapshotId)) {
+    if (!isDefaultSnapshotId(m.snapshotId)) {
       w.uvarint(2);
-      w.uvarint(_sizeFetchResponseSnapshotId(m.snapshotId, v));
-      _writeFetchResponseSnapshotId(w, m.snapshotId, v);
+      w.uvarint(_sizeSnapshotId(m.snapshotId, v));
+      _writeSnapshotId(w, m.snapshotId, v);
     }
     writeUnknownTags(w, unknown, 2, Infinity);
   }
 }
 
-function _writeFetchResponseEpochEndOffset(w: Writer, m: FetchResponseEpochEndOffset, v: number): void {
+function _writeEpochEndOffset(w: Writer, m: FetchResponse.EpochEndOffset, v: number): void {
   w.int32(m.epoch);
   w.int64(m.endOffset);
   const unknown = m.unknownTaggedFields;
@@ -784,7 +861,7 @@ function _writeFetchResponseEpochEndOffset(w: Writer, m: FetchResponseEpochEndOf
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-function _writeFetchResponseLeaderIdAndEpoch(w: Writer, m: FetchResponseLeaderIdAndEpoch, v: number): void {
+function _writeLeaderIdAndEpoch(w: Writer, m: FetchResponse.LeaderIdAndEpoch, v: number): void {
   w.int32(m.leaderId);
   w.int32(m.leaderEpoch);
   const unknown = m.unknownTaggedFields;
@@ -792,7 +869,7 @@ function _writeFetchResponseLeaderIdAndEpoch(w: Writer, m: FetchResponseLeaderId
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-function _writeFetchResponseSnapshotId(w: Writer, m: FetchResponseSnapshotId, v: number): void {
+function _writeSnapshotId(w: Writer, m: FetchResponse.SnapshotId, v: number): void {
   w.int64(m.endOffset);
   w.int32(m.epoch);
   const unknown = m.unknownTaggedFields;
@@ -800,7 +877,7 @@ function _writeFetchResponseSnapshotId(w: Writer, m: FetchResponseSnapshotId, v:
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-function _writeFetchResponseAbortedTransaction(w: Writer, m: FetchResponseAbortedTransaction, v: number): void {
+function _writeAbortedTransaction(w: Writer, m: FetchResponse.AbortedTransaction, v: number): void {
   w.int64(m.producerId);
   w.int64(m.firstOffset);
   if (v >= 12) {
@@ -810,7 +887,7 @@ function _writeFetchResponseAbortedTransaction(w: Writer, m: FetchResponseAborte
   }
 }
 
-function _writeFetchResponseNodeEndpoint(w: Writer, m: FetchResponseNodeEndpoint, v: number): void {
+function _writeNodeEndpoint(w: Writer, m: FetchResponse.NodeEndpoint, v: number): void {
   w.int32(m.nodeId);
   w.compactString(m.host);
   w.int32(m.port);
@@ -820,81 +897,6 @@ function _writeFetchResponseNodeEndpoint(w: Writer, m: FetchResponseNodeEndpoint
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-export const FetchResponseNodeEndpointSchema: StructSchema = {
-  name: "FetchResponseNodeEndpoint",
-  create: createFetchResponseNodeEndpoint,
-  fields: [
-    { name: "nodeId", specName: "NodeId", type: "int32", array: false, versions: [16, 17], nullableVersions: null, taggedVersions: null },
-    { name: "host", specName: "Host", type: "string", array: false, versions: [16, 17], nullableVersions: null, taggedVersions: null },
-    { name: "port", specName: "Port", type: "int32", array: false, versions: [16, 17], nullableVersions: null, taggedVersions: null },
-    { name: "rack", specName: "Rack", type: "string", array: false, versions: [16, 17], nullableVersions: [16, 32767], taggedVersions: null },
-  ],
-};
-
-export const FetchResponseAbortedTransactionSchema: StructSchema = {
-  name: "FetchResponseAbortedTransaction",
-  create: createFetchResponseAbortedTransaction,
-  fields: [
-    { name: "producerId", specName: "ProducerId", type: "int64", array: false, versions: [4, 17], nullableVersions: null, taggedVersions: null },
-    { name: "firstOffset", specName: "FirstOffset", type: "int64", array: false, versions: [4, 17], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const FetchResponseSnapshotIdSchema: StructSchema = {
-  name: "FetchResponseSnapshotId",
-  create: createFetchResponseSnapshotId,
-  fields: [
-    { name: "endOffset", specName: "EndOffset", type: "int64", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
-    { name: "epoch", specName: "Epoch", type: "int32", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const FetchResponseLeaderIdAndEpochSchema: StructSchema = {
-  name: "FetchResponseLeaderIdAndEpoch",
-  create: createFetchResponseLeaderIdAndEpoch,
-  fields: [
-    { name: "leaderId", specName: "LeaderId", type: "int32", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
-    { name: "leaderEpoch", specName: "LeaderEpoch", type: "int32", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const FetchResponseEpochEndOffsetSchema: StructSchema = {
-  name: "FetchResponseEpochEndOffset",
-  create: createFetchResponseEpochEndOffset,
-  fields: [
-    { name: "epoch", specName: "Epoch", type: "int32", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
-    { name: "endOffset", specName: "EndOffset", type: "int64", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const FetchResponsePartitionDataSchema: StructSchema = {
-  name: "FetchResponsePartitionData",
-  create: createFetchResponsePartitionData,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
-    { name: "highWatermark", specName: "HighWatermark", type: "int64", array: false, versions: [0, 17], nullableVersions: null, taggedVersions: null },
-    { name: "lastStableOffset", specName: "LastStableOffset", type: "int64", array: false, versions: [4, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "logStartOffset", specName: "LogStartOffset", type: "int64", array: false, versions: [5, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "divergingEpoch", specName: "DivergingEpoch", type: "struct", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: [12, 32767], tag: 0, struct: FetchResponseEpochEndOffsetSchema },
-    { name: "currentLeader", specName: "CurrentLeader", type: "struct", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: [12, 32767], tag: 1, struct: FetchResponseLeaderIdAndEpochSchema },
-    { name: "snapshotId", specName: "SnapshotId", type: "struct", array: false, versions: [12, 17], nullableVersions: null, taggedVersions: [12, 32767], tag: 2, struct: FetchResponseSnapshotIdSchema },
-    { name: "abortedTransactions", specName: "AbortedTransactions", type: "struct", array: true, versions: [4, 17], nullableVersions: [4, 32767], taggedVersions: null, ignorable: true, struct: FetchResponseAbortedTransactionSchema },
-    { name: "preferredReadReplica", specName: "PreferredReadReplica", type: "int32", array: false, versions: [11, 17], nullableVersions: null, taggedVersions: null },
-    { name: "records", specName: "Records", type: "records", array: false, versions: [0, 17], nullableVersions: [0, 32767], taggedVersions: null },
-  ],
-};
-
-export const FetchResponseFetchableTopicResponseSchema: StructSchema = {
-  name: "FetchResponseFetchableTopicResponse",
-  create: createFetchResponseFetchableTopicResponse,
-  fields: [
-    { name: "topic", specName: "Topic", type: "string", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [13, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 17], nullableVersions: null, taggedVersions: null, struct: FetchResponsePartitionDataSchema },
-  ],
-};
-
 export const FetchResponseSchema: StructSchema = {
   name: "FetchResponse",
   create: createFetchResponse,
@@ -902,8 +904,8 @@ export const FetchResponseSchema: StructSchema = {
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [1, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
     { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [7, 17], nullableVersions: null, taggedVersions: null, ignorable: true },
     { name: "sessionId", specName: "SessionId", type: "int32", array: false, versions: [7, 17], nullableVersions: null, taggedVersions: null },
-    { name: "responses", specName: "Responses", type: "struct", array: true, versions: [0, 17], nullableVersions: null, taggedVersions: null, struct: FetchResponseFetchableTopicResponseSchema },
-    { name: "nodeEndpoints", specName: "NodeEndpoints", type: "struct", array: true, versions: [16, 17], nullableVersions: null, taggedVersions: [16, 32767], tag: 0, struct: FetchResponseNodeEndpointSchema },
+    { name: "responses", specName: "Responses", type: "struct", array: true, versions: [0, 17], nullableVersions: null, taggedVersions: null, struct: FetchResponse.FetchableTopicResponseSchema },
+    { name: "nodeEndpoints", specName: "NodeEndpoints", type: "struct", array: true, versions: [16, 17], nullableVersions: null, taggedVersions: [16, 32767], tag: 0, struct: FetchResponse.NodeEndpointSchema },
   ],
 };
 

@@ -16,26 +16,54 @@ export interface FindCoordinatorResponse {
   /** Coordinator port. Versions 0-3. */
   port: number;
   /** One result per requested key (batched versions). Versions 4-6. */
-  coordinators: FindCoordinatorResponseCoordinator[];
+  coordinators: FindCoordinatorResponse.Coordinator[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface FindCoordinatorResponseCoordinator {
-  /** Key that was looked up. Versions 4-6. */
-  key: string;
-  /** Broker id of the coordinator. Versions 4-6. */
-  nodeId: number;
-  /** Coordinator host. Versions 4-6. */
-  host: string;
-  /** Coordinator port. Versions 4-6. */
-  port: number;
-  /** Error code, 0 on success. Versions 4-6. */
-  errorCode: number;
-  /** Error details, or null. Versions 4-6, nullable 4+, ignorable. */
-  errorMessage: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace FindCoordinatorResponse {
+  export interface Coordinator {
+    /** Key that was looked up. Versions 4-6. */
+    key: string;
+    /** Broker id of the coordinator. Versions 4-6. */
+    nodeId: number;
+    /** Coordinator host. Versions 4-6. */
+    host: string;
+    /** Coordinator port. Versions 4-6. */
+    port: number;
+    /** Error code, 0 on success. Versions 4-6. */
+    errorCode: number;
+    /** Error details, or null. Versions 4-6, nullable 4+, ignorable. */
+    errorMessage: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A FindCoordinatorResponse.Coordinator with every field at its default, overridden by `init`. */
+  export function createCoordinator(init?: Partial<FindCoordinatorResponse.Coordinator>): FindCoordinatorResponse.Coordinator {
+    const m: FindCoordinatorResponse.Coordinator = {
+      key: "",
+      nodeId: 0,
+      host: "",
+      port: 0,
+      errorCode: 0,
+      errorMessage: "",
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const CoordinatorSchema: StructSchema = {
+    name: "FindCoordinatorResponse.Coordinator",
+    create: createCoordinator,
+    fields: [
+      { name: "key", specName: "Key", type: "string", array: false, versions: [4, 6], nullableVersions: null, taggedVersions: null },
+      { name: "nodeId", specName: "NodeId", type: "int32", array: false, versions: [4, 6], nullableVersions: null, taggedVersions: null },
+      { name: "host", specName: "Host", type: "string", array: false, versions: [4, 6], nullableVersions: null, taggedVersions: null },
+      { name: "port", specName: "Port", type: "int32", array: false, versions: [4, 6], nullableVersions: null, taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [4, 6], nullableVersions: null, taggedVersions: null },
+      { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [4, 6], nullableVersions: [4, 32767], taggedVersions: null, ignorable: true },
+    ],
+  };
 }
 
 /** A FindCoordinatorResponse with every field at its default, overridden by `init`. */
@@ -52,26 +80,13 @@ export function createFindCoordinatorResponse(init?: Partial<FindCoordinatorResp
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A FindCoordinatorResponseCoordinator with every field at its default, overridden by `init`. */
-export function createFindCoordinatorResponseCoordinator(init?: Partial<FindCoordinatorResponseCoordinator>): FindCoordinatorResponseCoordinator {
-  const m: FindCoordinatorResponseCoordinator = {
-    key: "",
-    nodeId: 0,
-    host: "",
-    port: 0,
-    errorCode: 0,
-    errorMessage: "",
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readFindCoordinatorResponse_coordinators(r: Reader, v: number): FindCoordinatorResponseCoordinator[] {
+function _readFindCoordinatorResponse_coordinators(r: Reader, v: number): FindCoordinatorResponse.Coordinator[] {
   const n = r.compactArrayLength(14);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: FindCoordinatorResponseCoordinator[] = [];
-  for (let i = 0; i < n; i++) a.push(_readFindCoordinatorResponseCoordinator(r, v));
+  const a: FindCoordinatorResponse.Coordinator[] = [];
+  for (let i = 0; i < n; i++) a.push(_readCoordinator(r, v));
   return a;
 }
 
@@ -82,7 +97,7 @@ function _readFindCoordinatorResponse(r: Reader, v: number): FindCoordinatorResp
   const _nodeId: number = v < 4 ? r.int32() : 0;
   const _host: string = v < 3 ? r.string() : v < 4 ? r.compactString() : "";
   const _port: number = v < 4 ? r.int32() : 0;
-  const _coordinators: FindCoordinatorResponseCoordinator[] = v < 4 ? [] : _readFindCoordinatorResponse_coordinators(r, v);
+  const _coordinators: FindCoordinatorResponse.Coordinator[] = v < 4 ? [] : _readFindCoordinatorResponse_coordinators(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 3) {
     const count = r.uvarint();
@@ -97,7 +112,7 @@ function _readFindCoordinatorResponse(r: Reader, v: number): FindCoordinatorResp
   return m;
 }
 
-function _readFindCoordinatorResponseCoordinator(r: Reader, v: number): FindCoordinatorResponseCoordinator {
+function _readCoordinator(r: Reader, v: number): FindCoordinatorResponse.Coordinator {
   const _key: string = r.compactString();
   const _nodeId: number = r.int32();
   const _host: string = r.compactString();
@@ -111,15 +126,15 @@ function _readFindCoordinatorResponseCoordinator(r: Reader, v: number): FindCoor
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: FindCoordinatorResponseCoordinator = { key: _key, nodeId: _nodeId, host: _host, port: _port, errorCode: _errorCode, errorMessage: _errorMessage };
+  const m: FindCoordinatorResponse.Coordinator = { key: _key, nodeId: _nodeId, host: _host, port: _port, errorCode: _errorCode, errorMessage: _errorMessage };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeFindCoordinatorResponse_coordinators(a: FindCoordinatorResponseCoordinator[] | null, v: number): number {
+function _sizeFindCoordinatorResponse_coordinators(a: FindCoordinatorResponse.Coordinator[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeFindCoordinatorResponseCoordinator(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeCoordinator(a[i], v);
   return n;
 }
 
@@ -172,7 +187,7 @@ function _sizeFindCoordinatorResponse(m: FindCoordinatorResponse, v: number): nu
   return n;
 }
 
-function _sizeFindCoordinatorResponseCoordinator(m: FindCoordinatorResponseCoordinator, v: number): number {
+function _sizeCoordinator(m: FindCoordinatorResponse.Coordinator, v: number): number {
   let n = 0;
   n += sizeOfCompactString(m.key);
   if ((m.nodeId | 0) !== m.nodeId) throw badInteger("NodeId", 'int32', m.nodeId);
@@ -188,13 +203,13 @@ function _sizeFindCoordinatorResponseCoordinator(m: FindCoordinatorResponseCoord
   return n;
 }
 
-function _writeFindCoordinatorResponse_coordinators(w: Writer, a: FindCoordinatorResponseCoordinator[] | null, v: number): void {
+function _writeFindCoordinatorResponse_coordinators(w: Writer, a: FindCoordinatorResponse.Coordinator[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeFindCoordinatorResponseCoordinator(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeCoordinator(w, a[i], v);
 }
 
 function _writeFindCoordinatorResponse(w: Writer, m: FindCoordinatorResponse, v: number): void {
@@ -230,7 +245,7 @@ function _writeFindCoordinatorResponse(w: Writer, m: FindCoordinatorResponse, v:
   }
 }
 
-function _writeFindCoordinatorResponseCoordinator(w: Writer, m: FindCoordinatorResponseCoordinator, v: number): void {
+function _writeCoordinator(w: Writer, m: FindCoordinatorResponse.Coordinator, v: number): void {
   w.compactString(m.key);
   w.int32(m.nodeId);
   w.compactString(m.host);
@@ -242,19 +257,6 @@ function _writeFindCoordinatorResponseCoordinator(w: Writer, m: FindCoordinatorR
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-export const FindCoordinatorResponseCoordinatorSchema: StructSchema = {
-  name: "FindCoordinatorResponseCoordinator",
-  create: createFindCoordinatorResponseCoordinator,
-  fields: [
-    { name: "key", specName: "Key", type: "string", array: false, versions: [4, 6], nullableVersions: null, taggedVersions: null },
-    { name: "nodeId", specName: "NodeId", type: "int32", array: false, versions: [4, 6], nullableVersions: null, taggedVersions: null },
-    { name: "host", specName: "Host", type: "string", array: false, versions: [4, 6], nullableVersions: null, taggedVersions: null },
-    { name: "port", specName: "Port", type: "int32", array: false, versions: [4, 6], nullableVersions: null, taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [4, 6], nullableVersions: null, taggedVersions: null },
-    { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [4, 6], nullableVersions: [4, 32767], taggedVersions: null, ignorable: true },
-  ],
-};
-
 export const FindCoordinatorResponseSchema: StructSchema = {
   name: "FindCoordinatorResponse",
   create: createFindCoordinatorResponse,
@@ -265,7 +267,7 @@ export const FindCoordinatorResponseSchema: StructSchema = {
     { name: "nodeId", specName: "NodeId", type: "int32", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
     { name: "host", specName: "Host", type: "string", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
     { name: "port", specName: "Port", type: "int32", array: false, versions: [0, 3], nullableVersions: null, taggedVersions: null },
-    { name: "coordinators", specName: "Coordinators", type: "struct", array: true, versions: [4, 6], nullableVersions: null, taggedVersions: null, struct: FindCoordinatorResponseCoordinatorSchema },
+    { name: "coordinators", specName: "Coordinators", type: "struct", array: true, versions: [4, 6], nullableVersions: null, taggedVersions: null, struct: FindCoordinatorResponse.CoordinatorSchema },
   ],
 };
 

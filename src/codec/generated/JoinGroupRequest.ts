@@ -16,20 +16,41 @@ export interface JoinGroupRequest {
   /** Family of protocols the group uses, such as consumer or connect. Versions 0-9. */
   protocolType: string;
   /** Protocols this member can run, most preferred first. Versions 0-9. */
-  protocols: JoinGroupRequestProtocol[];
+  protocols: JoinGroupRequest.Protocol[];
   /** Why the member is joining or rejoining, for diagnostics. Versions 8-9, nullable 8+, default null, ignorable. */
   reason: string | null;
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface JoinGroupRequestProtocol {
-  /** Protocol (assignor) name. Versions 0-9. */
-  name: string;
-  /** Protocol-specific member metadata. Versions 0-9. */
-  metadata: Buffer;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace JoinGroupRequest {
+  /** JoinGroupRequestProtocol in the spec. */
+  export interface Protocol {
+    /** Protocol (assignor) name. Versions 0-9. */
+    name: string;
+    /** Protocol-specific member metadata. Versions 0-9. */
+    metadata: Buffer;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A JoinGroupRequest.Protocol with every field at its default, overridden by `init`. */
+  export function createProtocol(init?: Partial<JoinGroupRequest.Protocol>): JoinGroupRequest.Protocol {
+    const m: JoinGroupRequest.Protocol = {
+      name: "",
+      metadata: EMPTY_BYTES,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const ProtocolSchema: StructSchema = {
+    name: "JoinGroupRequest.Protocol",
+    create: createProtocol,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "metadata", specName: "Metadata", type: "bytes", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A JoinGroupRequest with every field at its default, overridden by `init`. */
@@ -47,22 +68,13 @@ export function createJoinGroupRequest(init?: Partial<JoinGroupRequest>): JoinGr
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A JoinGroupRequestProtocol with every field at its default, overridden by `init`. */
-export function createJoinGroupRequestProtocol(init?: Partial<JoinGroupRequestProtocol>): JoinGroupRequestProtocol {
-  const m: JoinGroupRequestProtocol = {
-    name: "",
-    metadata: EMPTY_BYTES,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readJoinGroupRequest_protocols(r: Reader, v: number): JoinGroupRequestProtocol[] {
+function _readJoinGroupRequest_protocols(r: Reader, v: number): JoinGroupRequest.Protocol[] {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: JoinGroupRequestProtocol[] = [];
-  for (let i = 0; i < n; i++) a.push(_readJoinGroupRequestProtocol(r, v));
+  const a: JoinGroupRequest.Protocol[] = [];
+  for (let i = 0; i < n; i++) a.push(_readProtocol(r, v));
   return a;
 }
 
@@ -73,7 +85,7 @@ function _readJoinGroupRequest(r: Reader, v: number): JoinGroupRequest {
   const _memberId: string = v < 6 ? r.string() : r.compactString();
   const _groupInstanceId: string | null = v < 5 ? null : v < 6 ? r.nullableString() : r.compactNullableString();
   const _protocolType: string = v < 6 ? r.string() : r.compactString();
-  const _protocols: JoinGroupRequestProtocol[] = _readJoinGroupRequest_protocols(r, v);
+  const _protocols: JoinGroupRequest.Protocol[] = _readJoinGroupRequest_protocols(r, v);
   const _reason: string | null = v < 8 ? null : r.compactNullableString();
   let _unknown: TaggedField[] | undefined;
   if (v >= 6) {
@@ -89,7 +101,7 @@ function _readJoinGroupRequest(r: Reader, v: number): JoinGroupRequest {
   return m;
 }
 
-function _readJoinGroupRequestProtocol(r: Reader, v: number): JoinGroupRequestProtocol {
+function _readProtocol(r: Reader, v: number): JoinGroupRequest.Protocol {
   const _name: string = v < 6 ? r.string() : r.compactString();
   const _metadata: Buffer = v < 6 ? r.bytes() : r.compactBytes();
   let _unknown: TaggedField[] | undefined;
@@ -101,15 +113,15 @@ function _readJoinGroupRequestProtocol(r: Reader, v: number): JoinGroupRequestPr
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: JoinGroupRequestProtocol = { name: _name, metadata: _metadata };
+  const m: JoinGroupRequest.Protocol = { name: _name, metadata: _metadata };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeJoinGroupRequest_protocols(a: JoinGroupRequestProtocol[] | null, v: number): number {
+function _sizeJoinGroupRequest_protocols(a: JoinGroupRequest.Protocol[] | null, v: number): number {
   if (a === null) return v < 6 ? 4 : 1;
   let n = v < 6 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeJoinGroupRequestProtocol(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeProtocol(a[i], v);
   return n;
 }
 
@@ -155,7 +167,7 @@ function _sizeJoinGroupRequest(m: JoinGroupRequest, v: number): number {
   return n;
 }
 
-function _sizeJoinGroupRequestProtocol(m: JoinGroupRequestProtocol, v: number): number {
+function _sizeProtocol(m: JoinGroupRequest.Protocol, v: number): number {
   let n = 0;
   if (v < 6) {
     n += sizeOfString(m.name);
@@ -175,7 +187,7 @@ function _sizeJoinGroupRequestProtocol(m: JoinGroupRequestProtocol, v: number): 
   return n;
 }
 
-function _writeJoinGroupRequest_protocols(w: Writer, a: JoinGroupRequestProtocol[] | null, v: number): void {
+function _writeJoinGroupRequest_protocols(w: Writer, a: JoinGroupRequest.Protocol[] | null, v: number): void {
   if (a === null) {
     if (v < 6) {
       w.int32(-1);
@@ -189,7 +201,7 @@ function _writeJoinGroupRequest_protocols(w: Writer, a: JoinGroupRequestProtocol
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeJoinGroupRequestProtocol(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeProtocol(w, a[i], v);
 }
 
 function _writeJoinGroupRequest(w: Writer, m: JoinGroupRequest, v: number): void {
@@ -228,7 +240,7 @@ function _writeJoinGroupRequest(w: Writer, m: JoinGroupRequest, v: number): void
   }
 }
 
-function _writeJoinGroupRequestProtocol(w: Writer, m: JoinGroupRequestProtocol, v: number): void {
+function _writeProtocol(w: Writer, m: JoinGroupRequest.Protocol, v: number): void {
   if (v < 6) {
     w.string(m.name);
   } else {
@@ -246,15 +258,6 @@ function _writeJoinGroupRequestProtocol(w: Writer, m: JoinGroupRequestProtocol, 
   }
 }
 
-export const JoinGroupRequestProtocolSchema: StructSchema = {
-  name: "JoinGroupRequestProtocol",
-  create: createJoinGroupRequestProtocol,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "metadata", specName: "Metadata", type: "bytes", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
 export const JoinGroupRequestSchema: StructSchema = {
   name: "JoinGroupRequest",
   create: createJoinGroupRequest,
@@ -265,7 +268,7 @@ export const JoinGroupRequestSchema: StructSchema = {
     { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
     { name: "groupInstanceId", specName: "GroupInstanceId", type: "string", array: false, versions: [5, 9], nullableVersions: [5, 32767], taggedVersions: null },
     { name: "protocolType", specName: "ProtocolType", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "protocols", specName: "Protocols", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: JoinGroupRequestProtocolSchema },
+    { name: "protocols", specName: "Protocols", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: JoinGroupRequest.ProtocolSchema },
     { name: "reason", specName: "Reason", type: "string", array: false, versions: [8, 9], nullableVersions: [8, 32767], taggedVersions: null, ignorable: true },
   ],
 };

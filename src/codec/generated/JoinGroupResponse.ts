@@ -20,20 +20,43 @@ export interface JoinGroupResponse {
   /** Member id the coordinator assigned to this member. Versions 0-9. */
   memberId: string;
   /** All members with their metadata; only sent to the leader. Versions 0-9. */
-  members: JoinGroupResponseMember[];
+  members: JoinGroupResponse.Member[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface JoinGroupResponseMember {
-  /** Id of this member. Versions 0-9. */
-  memberId: string;
-  /** Static membership id of this member, or null. Versions 5-9, nullable 5+, default null, ignorable. */
-  groupInstanceId: string | null;
-  /** Metadata this member sent for the chosen protocol. Versions 0-9. */
-  metadata: Buffer;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace JoinGroupResponse {
+  /** JoinGroupResponseMember in the spec. */
+  export interface Member {
+    /** Id of this member. Versions 0-9. */
+    memberId: string;
+    /** Static membership id of this member, or null. Versions 5-9, nullable 5+, default null, ignorable. */
+    groupInstanceId: string | null;
+    /** Metadata this member sent for the chosen protocol. Versions 0-9. */
+    metadata: Buffer;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A JoinGroupResponse.Member with every field at its default, overridden by `init`. */
+  export function createMember(init?: Partial<JoinGroupResponse.Member>): JoinGroupResponse.Member {
+    const m: JoinGroupResponse.Member = {
+      memberId: "",
+      groupInstanceId: null,
+      metadata: EMPTY_BYTES,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const MemberSchema: StructSchema = {
+    name: "JoinGroupResponse.Member",
+    create: createMember,
+    fields: [
+      { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "groupInstanceId", specName: "GroupInstanceId", type: "string", array: false, versions: [5, 9], nullableVersions: [5, 32767], taggedVersions: null, ignorable: true },
+      { name: "metadata", specName: "Metadata", type: "bytes", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A JoinGroupResponse with every field at its default, overridden by `init`. */
@@ -52,23 +75,13 @@ export function createJoinGroupResponse(init?: Partial<JoinGroupResponse>): Join
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A JoinGroupResponseMember with every field at its default, overridden by `init`. */
-export function createJoinGroupResponseMember(init?: Partial<JoinGroupResponseMember>): JoinGroupResponseMember {
-  const m: JoinGroupResponseMember = {
-    memberId: "",
-    groupInstanceId: null,
-    metadata: EMPTY_BYTES,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readJoinGroupResponse_members(r: Reader, v: number): JoinGroupResponseMember[] {
+function _readJoinGroupResponse_members(r: Reader, v: number): JoinGroupResponse.Member[] {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: JoinGroupResponseMember[] = [];
-  for (let i = 0; i < n; i++) a.push(_readJoinGroupResponseMember(r, v));
+  const a: JoinGroupResponse.Member[] = [];
+  for (let i = 0; i < n; i++) a.push(_readMember(r, v));
   return a;
 }
 
@@ -81,7 +94,7 @@ function _readJoinGroupResponse(r: Reader, v: number): JoinGroupResponse {
   const _leader: string = v < 6 ? r.string() : r.compactString();
   const _skipAssignment: boolean = v < 9 ? false : r.bool();
   const _memberId: string = v < 6 ? r.string() : r.compactString();
-  const _members: JoinGroupResponseMember[] = _readJoinGroupResponse_members(r, v);
+  const _members: JoinGroupResponse.Member[] = _readJoinGroupResponse_members(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 6) {
     const count = r.uvarint();
@@ -96,7 +109,7 @@ function _readJoinGroupResponse(r: Reader, v: number): JoinGroupResponse {
   return m;
 }
 
-function _readJoinGroupResponseMember(r: Reader, v: number): JoinGroupResponseMember {
+function _readMember(r: Reader, v: number): JoinGroupResponse.Member {
   const _memberId: string = v < 6 ? r.string() : r.compactString();
   const _groupInstanceId: string | null = v < 5 ? null : v < 6 ? r.nullableString() : r.compactNullableString();
   const _metadata: Buffer = v < 6 ? r.bytes() : r.compactBytes();
@@ -109,15 +122,15 @@ function _readJoinGroupResponseMember(r: Reader, v: number): JoinGroupResponseMe
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: JoinGroupResponseMember = { memberId: _memberId, groupInstanceId: _groupInstanceId, metadata: _metadata };
+  const m: JoinGroupResponse.Member = { memberId: _memberId, groupInstanceId: _groupInstanceId, metadata: _metadata };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeJoinGroupResponse_members(a: JoinGroupResponseMember[] | null, v: number): number {
+function _sizeJoinGroupResponse_members(a: JoinGroupResponse.Member[] | null, v: number): number {
   if (a === null) return v < 6 ? 4 : 1;
   let n = v < 6 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeJoinGroupResponseMember(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeMember(a[i], v);
   return n;
 }
 
@@ -167,7 +180,7 @@ function _sizeJoinGroupResponse(m: JoinGroupResponse, v: number): number {
   return n;
 }
 
-function _sizeJoinGroupResponseMember(m: JoinGroupResponseMember, v: number): number {
+function _sizeMember(m: JoinGroupResponse.Member, v: number): number {
   let n = 0;
   if (v < 6) {
     n += sizeOfString(m.memberId);
@@ -192,7 +205,7 @@ function _sizeJoinGroupResponseMember(m: JoinGroupResponseMember, v: number): nu
   return n;
 }
 
-function _writeJoinGroupResponse_members(w: Writer, a: JoinGroupResponseMember[] | null, v: number): void {
+function _writeJoinGroupResponse_members(w: Writer, a: JoinGroupResponse.Member[] | null, v: number): void {
   if (a === null) {
     if (v < 6) {
       w.int32(-1);
@@ -206,7 +219,7 @@ function _writeJoinGroupResponse_members(w: Writer, a: JoinGroupResponseMember[]
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeJoinGroupResponseMember(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeMember(w, a[i], v);
 }
 
 function _writeJoinGroupResponse(w: Writer, m: JoinGroupResponse, v: number): void {
@@ -244,7 +257,7 @@ function _writeJoinGroupResponse(w: Writer, m: JoinGroupResponse, v: number): vo
   }
 }
 
-function _writeJoinGroupResponseMember(w: Writer, m: JoinGroupResponseMember, v: number): void {
+function _writeMember(w: Writer, m: JoinGroupResponse.Member, v: number): void {
   if (v < 6) {
     w.string(m.memberId);
   } else {
@@ -267,16 +280,6 @@ function _writeJoinGroupResponseMember(w: Writer, m: JoinGroupResponseMember, v:
   }
 }
 
-export const JoinGroupResponseMemberSchema: StructSchema = {
-  name: "JoinGroupResponseMember",
-  create: createJoinGroupResponseMember,
-  fields: [
-    { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "groupInstanceId", specName: "GroupInstanceId", type: "string", array: false, versions: [5, 9], nullableVersions: [5, 32767], taggedVersions: null, ignorable: true },
-    { name: "metadata", specName: "Metadata", type: "bytes", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
 export const JoinGroupResponseSchema: StructSchema = {
   name: "JoinGroupResponse",
   create: createJoinGroupResponse,
@@ -289,7 +292,7 @@ export const JoinGroupResponseSchema: StructSchema = {
     { name: "leader", specName: "Leader", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
     { name: "skipAssignment", specName: "SkipAssignment", type: "bool", array: false, versions: [9, 9], nullableVersions: null, taggedVersions: null },
     { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "members", specName: "Members", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: JoinGroupResponseMemberSchema },
+    { name: "members", specName: "Members", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: JoinGroupResponse.MemberSchema },
   ],
 };
 

@@ -8,20 +8,42 @@ export interface LeaveGroupRequest {
   /** The single member leaving (versions before batching). Versions 0-2. */
   memberId: string;
   /** Members leaving the group. Versions 3-5. */
-  members: LeaveGroupRequestMemberIdentity[];
+  members: LeaveGroupRequest.MemberIdentity[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface LeaveGroupRequestMemberIdentity {
-  /** Member id to remove. Versions 3-5. */
-  memberId: string;
-  /** Static membership id to remove, or null. Versions 3-5, nullable 3+, default null. */
-  groupInstanceId: string | null;
-  /** Why the member is leaving, for diagnostics. Versions 5, nullable 5+, default null, ignorable. */
-  reason: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace LeaveGroupRequest {
+  export interface MemberIdentity {
+    /** Member id to remove. Versions 3-5. */
+    memberId: string;
+    /** Static membership id to remove, or null. Versions 3-5, nullable 3+, default null. */
+    groupInstanceId: string | null;
+    /** Why the member is leaving, for diagnostics. Versions 5, nullable 5+, default null, ignorable. */
+    reason: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A LeaveGroupRequest.MemberIdentity with every field at its default, overridden by `init`. */
+  export function createMemberIdentity(init?: Partial<LeaveGroupRequest.MemberIdentity>): LeaveGroupRequest.MemberIdentity {
+    const m: LeaveGroupRequest.MemberIdentity = {
+      memberId: "",
+      groupInstanceId: null,
+      reason: null,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const MemberIdentitySchema: StructSchema = {
+    name: "LeaveGroupRequest.MemberIdentity",
+    create: createMemberIdentity,
+    fields: [
+      { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [3, 5], nullableVersions: null, taggedVersions: null },
+      { name: "groupInstanceId", specName: "GroupInstanceId", type: "string", array: false, versions: [3, 5], nullableVersions: [3, 32767], taggedVersions: null },
+      { name: "reason", specName: "Reason", type: "string", array: false, versions: [5, 5], nullableVersions: [5, 32767], taggedVersions: null, ignorable: true },
+    ],
+  };
 }
 
 /** A LeaveGroupRequest with every field at its default, overridden by `init`. */
@@ -34,30 +56,20 @@ export function createLeaveGroupRequest(init?: Partial<LeaveGroupRequest>): Leav
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A LeaveGroupRequestMemberIdentity with every field at its default, overridden by `init`. */
-export function createLeaveGroupRequestMemberIdentity(init?: Partial<LeaveGroupRequestMemberIdentity>): LeaveGroupRequestMemberIdentity {
-  const m: LeaveGroupRequestMemberIdentity = {
-    memberId: "",
-    groupInstanceId: null,
-    reason: null,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readLeaveGroupRequest_members(r: Reader, v: number): LeaveGroupRequestMemberIdentity[] {
+function _readLeaveGroupRequest_members(r: Reader, v: number): LeaveGroupRequest.MemberIdentity[] {
   const n = v < 4 ? r.arrayLength(4) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: LeaveGroupRequestMemberIdentity[] = [];
-  for (let i = 0; i < n; i++) a.push(_readLeaveGroupRequestMemberIdentity(r, v));
+  const a: LeaveGroupRequest.MemberIdentity[] = [];
+  for (let i = 0; i < n; i++) a.push(_readMemberIdentity(r, v));
   return a;
 }
 
 function _readLeaveGroupRequest(r: Reader, v: number): LeaveGroupRequest {
   const _groupId: string = v < 4 ? r.string() : r.compactString();
   const _memberId: string = v < 3 ? r.string() : "";
-  const _members: LeaveGroupRequestMemberIdentity[] = v < 3 ? [] : _readLeaveGroupRequest_members(r, v);
+  const _members: LeaveGroupRequest.MemberIdentity[] = v < 3 ? [] : _readLeaveGroupRequest_members(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 4) {
     const count = r.uvarint();
@@ -72,7 +84,7 @@ function _readLeaveGroupRequest(r: Reader, v: number): LeaveGroupRequest {
   return m;
 }
 
-function _readLeaveGroupRequestMemberIdentity(r: Reader, v: number): LeaveGroupRequestMemberIdentity {
+function _readMemberIdentity(r: Reader, v: number): LeaveGroupRequest.MemberIdentity {
   const _memberId: string = v < 4 ? r.string() : r.compactString();
   const _groupInstanceId: string | null = v < 4 ? r.nullableString() : r.compactNullableString();
   const _reason: string | null = v < 5 ? null : r.compactNullableString();
@@ -85,15 +97,15 @@ function _readLeaveGroupRequestMemberIdentity(r: Reader, v: number): LeaveGroupR
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: LeaveGroupRequestMemberIdentity = { memberId: _memberId, groupInstanceId: _groupInstanceId, reason: _reason };
+  const m: LeaveGroupRequest.MemberIdentity = { memberId: _memberId, groupInstanceId: _groupInstanceId, reason: _reason };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeLeaveGroupRequest_members(a: LeaveGroupRequestMemberIdentity[] | null, v: number): number {
+function _sizeLeaveGroupRequest_members(a: LeaveGroupRequest.MemberIdentity[] | null, v: number): number {
   if (a === null) return v < 4 ? 4 : 1;
   let n = v < 4 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeLeaveGroupRequestMemberIdentity(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeMemberIdentity(a[i], v);
   return n;
 }
 
@@ -122,7 +134,7 @@ function _sizeLeaveGroupRequest(m: LeaveGroupRequest, v: number): number {
   return n;
 }
 
-function _sizeLeaveGroupRequestMemberIdentity(m: LeaveGroupRequestMemberIdentity, v: number): number {
+function _sizeMemberIdentity(m: LeaveGroupRequest.MemberIdentity, v: number): number {
   let n = 0;
   if (v < 4) {
     n += sizeOfString(m.memberId);
@@ -145,7 +157,7 @@ function _sizeLeaveGroupRequestMemberIdentity(m: LeaveGroupRequestMemberIdentity
   return n;
 }
 
-function _writeLeaveGroupRequest_members(w: Writer, a: LeaveGroupRequestMemberIdentity[] | null, v: number): void {
+function _writeLeaveGroupRequest_members(w: Writer, a: LeaveGroupRequest.MemberIdentity[] | null, v: number): void {
   if (a === null) {
     if (v < 4) {
       w.int32(-1);
@@ -159,7 +171,7 @@ function _writeLeaveGroupRequest_members(w: Writer, a: LeaveGroupRequestMemberId
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeLeaveGroupRequestMemberIdentity(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeMemberIdentity(w, a[i], v);
 }
 
 function _writeLeaveGroupRequest(w: Writer, m: LeaveGroupRequest, v: number): void {
@@ -181,7 +193,7 @@ function _writeLeaveGroupRequest(w: Writer, m: LeaveGroupRequest, v: number): vo
   }
 }
 
-function _writeLeaveGroupRequestMemberIdentity(w: Writer, m: LeaveGroupRequestMemberIdentity, v: number): void {
+function _writeMemberIdentity(w: Writer, m: LeaveGroupRequest.MemberIdentity, v: number): void {
   if (v < 4) {
     w.string(m.memberId);
   } else {
@@ -202,23 +214,13 @@ function _writeLeaveGroupRequestMemberIdentity(w: Writer, m: LeaveGroupRequestMe
   }
 }
 
-export const LeaveGroupRequestMemberIdentitySchema: StructSchema = {
-  name: "LeaveGroupRequestMemberIdentity",
-  create: createLeaveGroupRequestMemberIdentity,
-  fields: [
-    { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [3, 5], nullableVersions: null, taggedVersions: null },
-    { name: "groupInstanceId", specName: "GroupInstanceId", type: "string", array: false, versions: [3, 5], nullableVersions: [3, 32767], taggedVersions: null },
-    { name: "reason", specName: "Reason", type: "string", array: false, versions: [5, 5], nullableVersions: [5, 32767], taggedVersions: null, ignorable: true },
-  ],
-};
-
 export const LeaveGroupRequestSchema: StructSchema = {
   name: "LeaveGroupRequest",
   create: createLeaveGroupRequest,
   fields: [
     { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
     { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [0, 2], nullableVersions: null, taggedVersions: null },
-    { name: "members", specName: "Members", type: "struct", array: true, versions: [3, 5], nullableVersions: null, taggedVersions: null, struct: LeaveGroupRequestMemberIdentitySchema },
+    { name: "members", specName: "Members", type: "struct", array: true, versions: [3, 5], nullableVersions: null, taggedVersions: null, struct: LeaveGroupRequest.MemberIdentitySchema },
   ],
 };
 

@@ -8,20 +8,42 @@ export interface LeaveGroupResponse {
   /** Top-level error code, 0 on success. Versions 0-5. */
   errorCode: number;
   /** Outcome for each member that asked to leave. Versions 3-5. */
-  members: LeaveGroupResponseMemberResponse[];
+  members: LeaveGroupResponse.MemberResponse[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface LeaveGroupResponseMemberResponse {
-  /** Member id from the request. Versions 3-5. */
-  memberId: string;
-  /** Static membership id from the request, or null. Versions 3-5, nullable 3+. */
-  groupInstanceId: string | null;
-  /** Per-member error code, 0 on success. Versions 3-5. */
-  errorCode: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace LeaveGroupResponse {
+  export interface MemberResponse {
+    /** Member id from the request. Versions 3-5. */
+    memberId: string;
+    /** Static membership id from the request, or null. Versions 3-5, nullable 3+. */
+    groupInstanceId: string | null;
+    /** Per-member error code, 0 on success. Versions 3-5. */
+    errorCode: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A LeaveGroupResponse.MemberResponse with every field at its default, overridden by `init`. */
+  export function createMemberResponse(init?: Partial<LeaveGroupResponse.MemberResponse>): LeaveGroupResponse.MemberResponse {
+    const m: LeaveGroupResponse.MemberResponse = {
+      memberId: "",
+      groupInstanceId: "",
+      errorCode: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const MemberResponseSchema: StructSchema = {
+    name: "LeaveGroupResponse.MemberResponse",
+    create: createMemberResponse,
+    fields: [
+      { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [3, 5], nullableVersions: null, taggedVersions: null },
+      { name: "groupInstanceId", specName: "GroupInstanceId", type: "string", array: false, versions: [3, 5], nullableVersions: [3, 32767], taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [3, 5], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A LeaveGroupResponse with every field at its default, overridden by `init`. */
@@ -34,30 +56,20 @@ export function createLeaveGroupResponse(init?: Partial<LeaveGroupResponse>): Le
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A LeaveGroupResponseMemberResponse with every field at its default, overridden by `init`. */
-export function createLeaveGroupResponseMemberResponse(init?: Partial<LeaveGroupResponseMemberResponse>): LeaveGroupResponseMemberResponse {
-  const m: LeaveGroupResponseMemberResponse = {
-    memberId: "",
-    groupInstanceId: "",
-    errorCode: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readLeaveGroupResponse_members(r: Reader, v: number): LeaveGroupResponseMemberResponse[] {
+function _readLeaveGroupResponse_members(r: Reader, v: number): LeaveGroupResponse.MemberResponse[] {
   const n = v < 4 ? r.arrayLength(6) : r.compactArrayLength(5);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: LeaveGroupResponseMemberResponse[] = [];
-  for (let i = 0; i < n; i++) a.push(_readLeaveGroupResponseMemberResponse(r, v));
+  const a: LeaveGroupResponse.MemberResponse[] = [];
+  for (let i = 0; i < n; i++) a.push(_readMemberResponse(r, v));
   return a;
 }
 
 function _readLeaveGroupResponse(r: Reader, v: number): LeaveGroupResponse {
   const _throttleTimeMs: number = v < 1 ? 0 : r.int32();
   const _errorCode: number = r.int16();
-  const _members: LeaveGroupResponseMemberResponse[] = v < 3 ? [] : _readLeaveGroupResponse_members(r, v);
+  const _members: LeaveGroupResponse.MemberResponse[] = v < 3 ? [] : _readLeaveGroupResponse_members(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 4) {
     const count = r.uvarint();
@@ -72,7 +84,7 @@ function _readLeaveGroupResponse(r: Reader, v: number): LeaveGroupResponse {
   return m;
 }
 
-function _readLeaveGroupResponseMemberResponse(r: Reader, v: number): LeaveGroupResponseMemberResponse {
+function _readMemberResponse(r: Reader, v: number): LeaveGroupResponse.MemberResponse {
   const _memberId: string = v < 4 ? r.string() : r.compactString();
   const _groupInstanceId: string | null = v < 4 ? r.nullableString() : r.compactNullableString();
   const _errorCode: number = r.int16();
@@ -85,15 +97,15 @@ function _readLeaveGroupResponseMemberResponse(r: Reader, v: number): LeaveGroup
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: LeaveGroupResponseMemberResponse = { memberId: _memberId, groupInstanceId: _groupInstanceId, errorCode: _errorCode };
+  const m: LeaveGroupResponse.MemberResponse = { memberId: _memberId, groupInstanceId: _groupInstanceId, errorCode: _errorCode };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeLeaveGroupResponse_members(a: LeaveGroupResponseMemberResponse[] | null, v: number): number {
+function _sizeLeaveGroupResponse_members(a: LeaveGroupResponse.MemberResponse[] | null, v: number): number {
   if (a === null) return v < 4 ? 4 : 1;
   let n = v < 4 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeLeaveGroupResponseMemberResponse(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeMemberResponse(a[i], v);
   return n;
 }
 
@@ -118,7 +130,7 @@ function _sizeLeaveGroupResponse(m: LeaveGroupResponse, v: number): number {
   return n;
 }
 
-function _sizeLeaveGroupResponseMemberResponse(m: LeaveGroupResponseMemberResponse, v: number): number {
+function _sizeMemberResponse(m: LeaveGroupResponse.MemberResponse, v: number): number {
   let n = 0;
   if (v < 4) {
     n += sizeOfString(m.memberId);
@@ -140,7 +152,7 @@ function _sizeLeaveGroupResponseMemberResponse(m: LeaveGroupResponseMemberRespon
   return n;
 }
 
-function _writeLeaveGroupResponse_members(w: Writer, a: LeaveGroupResponseMemberResponse[] | null, v: number): void {
+function _writeLeaveGroupResponse_members(w: Writer, a: LeaveGroupResponse.MemberResponse[] | null, v: number): void {
   if (a === null) {
     if (v < 4) {
       w.int32(-1);
@@ -154,7 +166,7 @@ function _writeLeaveGroupResponse_members(w: Writer, a: LeaveGroupResponseMember
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeLeaveGroupResponseMemberResponse(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeMemberResponse(w, a[i], v);
 }
 
 function _writeLeaveGroupResponse(w: Writer, m: LeaveGroupResponse, v: number): void {
@@ -172,7 +184,7 @@ function _writeLeaveGroupResponse(w: Writer, m: LeaveGroupResponse, v: number): 
   }
 }
 
-function _writeLeaveGroupResponseMemberResponse(w: Writer, m: LeaveGroupResponseMemberResponse, v: number): void {
+function _writeMemberResponse(w: Writer, m: LeaveGroupResponse.MemberResponse, v: number): void {
   if (v < 4) {
     w.string(m.memberId);
   } else {
@@ -191,23 +203,13 @@ function _writeLeaveGroupResponseMemberResponse(w: Writer, m: LeaveGroupResponse
   }
 }
 
-export const LeaveGroupResponseMemberResponseSchema: StructSchema = {
-  name: "LeaveGroupResponseMemberResponse",
-  create: createLeaveGroupResponseMemberResponse,
-  fields: [
-    { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [3, 5], nullableVersions: null, taggedVersions: null },
-    { name: "groupInstanceId", specName: "GroupInstanceId", type: "string", array: false, versions: [3, 5], nullableVersions: [3, 32767], taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [3, 5], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
 export const LeaveGroupResponseSchema: StructSchema = {
   name: "LeaveGroupResponse",
   create: createLeaveGroupResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [1, 5], nullableVersions: null, taggedVersions: null, ignorable: true },
     { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "members", specName: "Members", type: "struct", array: true, versions: [3, 5], nullableVersions: null, taggedVersions: null, struct: LeaveGroupResponseMemberResponseSchema },
+    { name: "members", specName: "Members", type: "struct", array: true, versions: [3, 5], nullableVersions: null, taggedVersions: null, struct: LeaveGroupResponse.MemberResponseSchema },
   ],
 };
 

@@ -8,22 +8,46 @@ export interface ListGroupsResponse {
   /** Error code, 0 on success. Versions 0-5. */
   errorCode: number;
   /** Groups known to this broker. Versions 0-5. */
-  groups: ListGroupsResponseListedGroup[];
+  groups: ListGroupsResponse.ListedGroup[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface ListGroupsResponseListedGroup {
-  /** Group id. Versions 0-5. */
-  groupId: string;
-  /** Protocol type of the group. Versions 0-5. */
-  protocolType: string;
-  /** State name of the group. Versions 4-5, ignorable. */
-  groupState: string;
-  /** Type name of the group, e.g. classic or consumer. Versions 5, ignorable. */
-  groupType: string;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace ListGroupsResponse {
+  export interface ListedGroup {
+    /** Group id. Versions 0-5. */
+    groupId: string;
+    /** Protocol type of the group. Versions 0-5. */
+    protocolType: string;
+    /** State name of the group. Versions 4-5, ignorable. */
+    groupState: string;
+    /** Type name of the group, e.g. classic or consumer. Versions 5, ignorable. */
+    groupType: string;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A ListGroupsResponse.ListedGroup with every field at its default, overridden by `init`. */
+  export function createListedGroup(init?: Partial<ListGroupsResponse.ListedGroup>): ListGroupsResponse.ListedGroup {
+    const m: ListGroupsResponse.ListedGroup = {
+      groupId: "",
+      protocolType: "",
+      groupState: "",
+      groupType: "",
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const ListedGroupSchema: StructSchema = {
+    name: "ListGroupsResponse.ListedGroup",
+    create: createListedGroup,
+    fields: [
+      { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "protocolType", specName: "ProtocolType", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "groupState", specName: "GroupState", type: "string", array: false, versions: [4, 5], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "groupType", specName: "GroupType", type: "string", array: false, versions: [5, 5], nullableVersions: null, taggedVersions: null, ignorable: true },
+    ],
+  };
 }
 
 /** A ListGroupsResponse with every field at its default, overridden by `init`. */
@@ -36,31 +60,20 @@ export function createListGroupsResponse(init?: Partial<ListGroupsResponse>): Li
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A ListGroupsResponseListedGroup with every field at its default, overridden by `init`. */
-export function createListGroupsResponseListedGroup(init?: Partial<ListGroupsResponseListedGroup>): ListGroupsResponseListedGroup {
-  const m: ListGroupsResponseListedGroup = {
-    groupId: "",
-    protocolType: "",
-    groupState: "",
-    groupType: "",
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readListGroupsResponse_groups(r: Reader, v: number): ListGroupsResponseListedGroup[] {
+function _readListGroupsResponse_groups(r: Reader, v: number): ListGroupsResponse.ListedGroup[] {
   const n = v < 3 ? r.arrayLength(4) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ListGroupsResponseListedGroup[] = [];
-  for (let i = 0; i < n; i++) a.push(_readListGroupsResponseListedGroup(r, v));
+  const a: ListGroupsResponse.ListedGroup[] = [];
+  for (let i = 0; i < n; i++) a.push(_readListedGroup(r, v));
   return a;
 }
 
 function _readListGroupsResponse(r: Reader, v: number): ListGroupsResponse {
   const _throttleTimeMs: number = v < 1 ? 0 : r.int32();
   const _errorCode: number = r.int16();
-  const _groups: ListGroupsResponseListedGroup[] = _readListGroupsResponse_groups(r, v);
+  const _groups: ListGroupsResponse.ListedGroup[] = _readListGroupsResponse_groups(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 3) {
     const count = r.uvarint();
@@ -75,7 +88,7 @@ function _readListGroupsResponse(r: Reader, v: number): ListGroupsResponse {
   return m;
 }
 
-function _readListGroupsResponseListedGroup(r: Reader, v: number): ListGroupsResponseListedGroup {
+function _readListedGroup(r: Reader, v: number): ListGroupsResponse.ListedGroup {
   const _groupId: string = v < 3 ? r.string() : r.compactString();
   const _protocolType: string = v < 3 ? r.string() : r.compactString();
   const _groupState: string = v < 4 ? "" : r.compactString();
@@ -89,15 +102,15 @@ function _readListGroupsResponseListedGroup(r: Reader, v: number): ListGroupsRes
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: ListGroupsResponseListedGroup = { groupId: _groupId, protocolType: _protocolType, groupState: _groupState, groupType: _groupType };
+  const m: ListGroupsResponse.ListedGroup = { groupId: _groupId, protocolType: _protocolType, groupState: _groupState, groupType: _groupType };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeListGroupsResponse_groups(a: ListGroupsResponseListedGroup[] | null, v: number): number {
+function _sizeListGroupsResponse_groups(a: ListGroupsResponse.ListedGroup[] | null, v: number): number {
   if (a === null) return v < 3 ? 4 : 1;
   let n = v < 3 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeListGroupsResponseListedGroup(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeListedGroup(a[i], v);
   return n;
 }
 
@@ -118,7 +131,7 @@ function _sizeListGroupsResponse(m: ListGroupsResponse, v: number): number {
   return n;
 }
 
-function _sizeListGroupsResponseListedGroup(m: ListGroupsResponseListedGroup, v: number): number {
+function _sizeListedGroup(m: ListGroupsResponse.ListedGroup, v: number): number {
   let n = 0;
   if (v < 3) {
     n += sizeOfString(m.groupId);
@@ -144,7 +157,7 @@ function _sizeListGroupsResponseListedGroup(m: ListGroupsResponseListedGroup, v:
   return n;
 }
 
-function _writeListGroupsResponse_groups(w: Writer, a: ListGroupsResponseListedGroup[] | null, v: number): void {
+function _writeListGroupsResponse_groups(w: Writer, a: ListGroupsResponse.ListedGroup[] | null, v: number): void {
   if (a === null) {
     if (v < 3) {
       w.int32(-1);
@@ -158,7 +171,7 @@ function _writeListGroupsResponse_groups(w: Writer, a: ListGroupsResponseListedG
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeListGroupsResponseListedGroup(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeListedGroup(w, a[i], v);
 }
 
 function _writeListGroupsResponse(w: Writer, m: ListGroupsResponse, v: number): void {
@@ -174,7 +187,7 @@ function _writeListGroupsResponse(w: Writer, m: ListGroupsResponse, v: number): 
   }
 }
 
-function _writeListGroupsResponseListedGroup(w: Writer, m: ListGroupsResponseListedGroup, v: number): void {
+function _writeListedGroup(w: Writer, m: ListGroupsResponse.ListedGroup, v: number): void {
   if (v < 3) {
     w.string(m.groupId);
   } else {
@@ -198,24 +211,13 @@ function _writeListGroupsResponseListedGroup(w: Writer, m: ListGroupsResponseLis
   }
 }
 
-export const ListGroupsResponseListedGroupSchema: StructSchema = {
-  name: "ListGroupsResponseListedGroup",
-  create: createListGroupsResponseListedGroup,
-  fields: [
-    { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "protocolType", specName: "ProtocolType", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "groupState", specName: "GroupState", type: "string", array: false, versions: [4, 5], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "groupType", specName: "GroupType", type: "string", array: false, versions: [5, 5], nullableVersions: null, taggedVersions: null, ignorable: true },
-  ],
-};
-
 export const ListGroupsResponseSchema: StructSchema = {
   name: "ListGroupsResponse",
   create: createListGroupsResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [1, 5], nullableVersions: null, taggedVersions: null, ignorable: true },
     { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "groups", specName: "Groups", type: "struct", array: true, versions: [0, 5], nullableVersions: null, taggedVersions: null, struct: ListGroupsResponseListedGroupSchema },
+    { name: "groups", specName: "Groups", type: "struct", array: true, versions: [0, 5], nullableVersions: null, taggedVersions: null, struct: ListGroupsResponse.ListedGroupSchema },
   ],
 };
 

@@ -8,31 +8,75 @@ export interface ListOffsetsRequest {
   /** 0 = read uncommitted, 1 = read committed. Versions 2-9. */
   isolationLevel: number;
   /** Topics to look up. Versions 0-9. */
-  topics: ListOffsetsRequestListOffsetsTopic[];
+  topics: ListOffsetsRequest.Topic[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface ListOffsetsRequestListOffsetsTopic {
-  /** Topic name. Versions 0-9. */
-  name: string;
-  /** Partitions to look up. Versions 0-9. */
-  partitions: ListOffsetsRequestListOffsetsPartition[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace ListOffsetsRequest {
+  /** ListOffsetsTopic in the spec. */
+  export interface Topic {
+    /** Topic name. Versions 0-9. */
+    name: string;
+    /** Partitions to look up. Versions 0-9. */
+    partitions: ListOffsetsRequest.Partition[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface ListOffsetsRequestListOffsetsPartition {
-  /** Partition index. Versions 0-9. */
-  partitionIndex: number;
-  /** Leader epoch the client believes is current. Versions 4-9, default -1, ignorable. */
-  currentLeaderEpoch: number;
-  /** Target timestamp, or a special value (-1 latest, -2 earliest, ...). Versions 0-9. */
-  timestamp: bigint;
-  /** Most offsets to return (v0 only). Versions 0, default 1. */
-  maxNumOffsets: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** ListOffsetsPartition in the spec. */
+  export interface Partition {
+    /** Partition index. Versions 0-9. */
+    partitionIndex: number;
+    /** Leader epoch the client believes is current. Versions 4-9, default -1, ignorable. */
+    currentLeaderEpoch: number;
+    /** Target timestamp, or a special value (-1 latest, -2 earliest, ...). Versions 0-9. */
+    timestamp: bigint;
+    /** Most offsets to return (v0 only). Versions 0, default 1. */
+    maxNumOffsets: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A ListOffsetsRequest.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<ListOffsetsRequest.Topic>): ListOffsetsRequest.Topic {
+    const m: ListOffsetsRequest.Topic = {
+      name: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A ListOffsetsRequest.Partition with every field at its default, overridden by `init`. */
+  export function createPartition(init?: Partial<ListOffsetsRequest.Partition>): ListOffsetsRequest.Partition {
+    const m: ListOffsetsRequest.Partition = {
+      partitionIndex: 0,
+      currentLeaderEpoch: -1,
+      timestamp: 0n,
+      maxNumOffsets: 1,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const PartitionSchema: StructSchema = {
+    name: "ListOffsetsRequest.Partition",
+    create: createPartition,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "currentLeaderEpoch", specName: "CurrentLeaderEpoch", type: "int32", array: false, versions: [4, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "timestamp", specName: "Timestamp", type: "int64", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "maxNumOffsets", specName: "MaxNumOffsets", type: "int32", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const TopicSchema: StructSchema = {
+    name: "ListOffsetsRequest.Topic",
+    create: createTopic,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: PartitionSchema },
+    ],
+  };
 }
 
 /** A ListOffsetsRequest with every field at its default, overridden by `init`. */
@@ -45,40 +89,20 @@ export function createListOffsetsRequest(init?: Partial<ListOffsetsRequest>): Li
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A ListOffsetsRequestListOffsetsTopic with every field at its default, overridden by `init`. */
-export function createListOffsetsRequestListOffsetsTopic(init?: Partial<ListOffsetsRequestListOffsetsTopic>): ListOffsetsRequestListOffsetsTopic {
-  const m: ListOffsetsRequestListOffsetsTopic = {
-    name: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A ListOffsetsRequestListOffsetsPartition with every field at its default, overridden by `init`. */
-export function createListOffsetsRequestListOffsetsPartition(init?: Partial<ListOffsetsRequestListOffsetsPartition>): ListOffsetsRequestListOffsetsPartition {
-  const m: ListOffsetsRequestListOffsetsPartition = {
-    partitionIndex: 0,
-    currentLeaderEpoch: -1,
-    timestamp: 0n,
-    maxNumOffsets: 1,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readListOffsetsRequest_topics(r: Reader, v: number): ListOffsetsRequestListOffsetsTopic[] {
+function _readListOffsetsRequest_topics(r: Reader, v: number): ListOffsetsRequest.Topic[] {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ListOffsetsRequestListOffsetsTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readListOffsetsRequestListOffsetsTopic(r, v));
+  const a: ListOffsetsRequest.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
 function _readListOffsetsRequest(r: Reader, v: number): ListOffsetsRequest {
   const _replicaId: number = r.int32();
   const _isolationLevel: number = v < 2 ? 0 : r.int8();
-  const _topics: ListOffsetsRequestListOffsetsTopic[] = _readListOffsetsRequest_topics(r, v);
+  const _topics: ListOffsetsRequest.Topic[] = _readListOffsetsRequest_topics(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 6) {
     const count = r.uvarint();
@@ -93,19 +117,19 @@ function _readListOffsetsRequest(r: Reader, v: number): ListOffsetsRequest {
   return m;
 }
 
-function _readListOffsetsRequestListOffsetsTopic_partitions(r: Reader, v: number): ListOffsetsRequestListOffsetsPartition[] {
+function _readTopic_partitions(r: Reader, v: number): ListOffsetsRequest.Partition[] {
   const n = v < 6 ? r.arrayLength(12) : r.compactArrayLength(17);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ListOffsetsRequestListOffsetsPartition[] = [];
-  for (let i = 0; i < n; i++) a.push(_readListOffsetsRequestListOffsetsPartition(r, v));
+  const a: ListOffsetsRequest.Partition[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartition(r, v));
   return a;
 }
 
-function _readListOffsetsRequestListOffsetsTopic(r: Reader, v: number): ListOffsetsRequestListOffsetsTopic {
+function _readTopic(r: Reader, v: number): ListOffsetsRequest.Topic {
   const _name: string = v < 6 ? r.string() : r.compactString();
-  const _partitions: ListOffsetsRequestListOffsetsPartition[] = _readListOffsetsRequestListOffsetsTopic_partitions(r, v);
+  const _partitions: ListOffsetsRequest.Partition[] = _readTopic_partitions(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 6) {
     const count = r.uvarint();
@@ -115,12 +139,12 @@ function _readListOffsetsRequestListOffsetsTopic(r: Reader, v: number): ListOffs
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: ListOffsetsRequestListOffsetsTopic = { name: _name, partitions: _partitions };
+  const m: ListOffsetsRequest.Topic = { name: _name, partitions: _partitions };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readListOffsetsRequestListOffsetsPartition(r: Reader, v: number): ListOffsetsRequestListOffsetsPartition {
+function _readPartition(r: Reader, v: number): ListOffsetsRequest.Partition {
   const _partitionIndex: number = r.int32();
   const _currentLeaderEpoch: number = v < 4 ? -1 : r.int32();
   const _timestamp: bigint = r.int64();
@@ -134,15 +158,15 @@ function _readListOffsetsRequestListOffsetsPartition(r: Reader, v: number): List
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: ListOffsetsRequestListOffsetsPartition = { partitionIndex: _partitionIndex, currentLeaderEpoch: _currentLeaderEpoch, timestamp: _timestamp, maxNumOffsets: _maxNumOffsets };
+  const m: ListOffsetsRequest.Partition = { partitionIndex: _partitionIndex, currentLeaderEpoch: _currentLeaderEpoch, timestamp: _timestamp, maxNumOffsets: _maxNumOffsets };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeListOffsetsRequest_topics(a: ListOffsetsRequestListOffsetsTopic[] | null, v: number): number {
+function _sizeListOffsetsRequest_topics(a: ListOffsetsRequest.Topic[] | null, v: number): number {
   if (a === null) return v < 6 ? 4 : 1;
   let n = v < 6 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeListOffsetsRequestListOffsetsTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
@@ -165,21 +189,21 @@ function _sizeListOffsetsRequest(m: ListOffsetsRequest, v: number): number {
   return n;
 }
 
-function _sizeListOffsetsRequestListOffsetsTopic_partitions(a: ListOffsetsRequestListOffsetsPartition[] | null, v: number): number {
+function _sizeTopic_partitions(a: ListOffsetsRequest.Partition[] | null, v: number): number {
   if (a === null) return v < 6 ? 4 : 1;
   let n = v < 6 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeListOffsetsRequestListOffsetsPartition(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartition(a[i], v);
   return n;
 }
 
-function _sizeListOffsetsRequestListOffsetsTopic(m: ListOffsetsRequestListOffsetsTopic, v: number): number {
+function _sizeTopic(m: ListOffsetsRequest.Topic, v: number): number {
   let n = 0;
   if (v < 6) {
     n += sizeOfString(m.name);
   } else {
     n += sizeOfCompactString(m.name);
   }
-  n += _sizeListOffsetsRequestListOffsetsTopic_partitions(m.partitions, v);
+  n += _sizeTopic_partitions(m.partitions, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 6) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of ListOffsetsRequest does not support them.`);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
@@ -188,7 +212,7 @@ function _sizeListOffsetsRequestListOffsetsTopic(m: ListOffsetsRequestListOffset
   return n;
 }
 
-function _sizeListOffsetsRequestListOffsetsPartition(m: ListOffsetsRequestListOffsetsPartition, v: number): number {
+function _sizePartition(m: ListOffsetsRequest.Partition, v: number): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
@@ -212,7 +236,7 @@ function _sizeListOffsetsRequestListOffsetsPartition(m: ListOffsetsRequestListOf
   return n;
 }
 
-function _writeListOffsetsRequest_topics(w: Writer, a: ListOffsetsRequestListOffsetsTopic[] | null, v: number): void {
+function _writeListOffsetsRequest_topics(w: Writer, a: ListOffsetsRequest.Topic[] | null, v: number): void {
   if (a === null) {
     if (v < 6) {
       w.int32(-1);
@@ -226,7 +250,7 @@ function _writeListOffsetsRequest_topics(w: Writer, a: ListOffsetsRequestListOff
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeListOffsetsRequestListOffsetsTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
 function _writeListOffsetsRequest(w: Writer, m: ListOffsetsRequest, v: number): void {
@@ -242,7 +266,7 @@ function _writeListOffsetsRequest(w: Writer, m: ListOffsetsRequest, v: number): 
   }
 }
 
-function _writeListOffsetsRequestListOffsetsTopic_partitions(w: Writer, a: ListOffsetsRequestListOffsetsPartition[] | null, v: number): void {
+function _writeTopic_partitions(w: Writer, a: ListOffsetsRequest.Partition[] | null, v: number): void {
   if (a === null) {
     if (v < 6) {
       w.int32(-1);
@@ -256,16 +280,16 @@ function _writeListOffsetsRequestListOffsetsTopic_partitions(w: Writer, a: ListO
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeListOffsetsRequestListOffsetsPartition(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartition(w, a[i], v);
 }
 
-function _writeListOffsetsRequestListOffsetsTopic(w: Writer, m: ListOffsetsRequestListOffsetsTopic, v: number): void {
+function _writeTopic(w: Writer, m: ListOffsetsRequest.Topic, v: number): void {
   if (v < 6) {
     w.string(m.name);
   } else {
     w.compactString(m.name);
   }
-  _writeListOffsetsRequestListOffsetsTopic_partitions(w, m.partitions, v);
+  _writeTopic_partitions(w, m.partitions, v);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -273,7 +297,7 @@ function _writeListOffsetsRequestListOffsetsTopic(w: Writer, m: ListOffsetsReque
   }
 }
 
-function _writeListOffsetsRequestListOffsetsPartition(w: Writer, m: ListOffsetsRequestListOffsetsPartition, v: number): void {
+function _writePartition(w: Writer, m: ListOffsetsRequest.Partition, v: number): void {
   w.int32(m.partitionIndex);
   if (v >= 4) {
     w.int32(m.currentLeaderEpoch);
@@ -289,33 +313,13 @@ function _writeListOffsetsRequestListOffsetsPartition(w: Writer, m: ListOffsetsR
   }
 }
 
-export const ListOffsetsRequestListOffsetsPartitionSchema: StructSchema = {
-  name: "ListOffsetsRequestListOffsetsPartition",
-  create: createListOffsetsRequestListOffsetsPartition,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "currentLeaderEpoch", specName: "CurrentLeaderEpoch", type: "int32", array: false, versions: [4, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "timestamp", specName: "Timestamp", type: "int64", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "maxNumOffsets", specName: "MaxNumOffsets", type: "int32", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const ListOffsetsRequestListOffsetsTopicSchema: StructSchema = {
-  name: "ListOffsetsRequestListOffsetsTopic",
-  create: createListOffsetsRequestListOffsetsTopic,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: ListOffsetsRequestListOffsetsPartitionSchema },
-  ],
-};
-
 export const ListOffsetsRequestSchema: StructSchema = {
   name: "ListOffsetsRequest",
   create: createListOffsetsRequest,
   fields: [
     { name: "replicaId", specName: "ReplicaId", type: "int32", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
     { name: "isolationLevel", specName: "IsolationLevel", type: "int8", array: false, versions: [2, 9], nullableVersions: null, taggedVersions: null },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: ListOffsetsRequestListOffsetsTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: ListOffsetsRequest.TopicSchema },
   ],
 };
 

@@ -6,35 +6,83 @@ export interface ListOffsetsResponse {
   /** Quota throttle time in milliseconds, 0 if not throttled. Versions 2-9, ignorable. */
   throttleTimeMs: number;
   /** Per-topic results. Versions 0-9. */
-  topics: ListOffsetsResponseListOffsetsTopicResponse[];
+  topics: ListOffsetsResponse.TopicResponse[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface ListOffsetsResponseListOffsetsTopicResponse {
-  /** Topic name. Versions 0-9. */
-  name: string;
-  /** Per-partition results. Versions 0-9. */
-  partitions: ListOffsetsResponseListOffsetsPartitionResponse[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace ListOffsetsResponse {
+  /** ListOffsetsTopicResponse in the spec. */
+  export interface TopicResponse {
+    /** Topic name. Versions 0-9. */
+    name: string;
+    /** Per-partition results. Versions 0-9. */
+    partitions: ListOffsetsResponse.PartitionResponse[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface ListOffsetsResponseListOffsetsPartitionResponse {
-  /** Partition index. Versions 0-9. */
-  partitionIndex: number;
-  /** Error code for this partition, 0 on success. Versions 0-9. */
-  errorCode: number;
-  /** Offsets found (v0 only). Versions 0. */
-  oldStyleOffsets: bigint[];
-  /** Timestamp of the returned offset. Versions 1-9, default -1. */
-  timestamp: bigint;
-  /** Offset found. Versions 1-9, default -1. */
-  offset: bigint;
-  /** Leader epoch of the returned offset. Versions 4-9, default -1. */
-  leaderEpoch: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** ListOffsetsPartitionResponse in the spec. */
+  export interface PartitionResponse {
+    /** Partition index. Versions 0-9. */
+    partitionIndex: number;
+    /** Error code for this partition, 0 on success. Versions 0-9. */
+    errorCode: number;
+    /** Offsets found (v0 only). Versions 0. */
+    oldStyleOffsets: bigint[];
+    /** Timestamp of the returned offset. Versions 1-9, default -1. */
+    timestamp: bigint;
+    /** Offset found. Versions 1-9, default -1. */
+    offset: bigint;
+    /** Leader epoch of the returned offset. Versions 4-9, default -1. */
+    leaderEpoch: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A ListOffsetsResponse.TopicResponse with every field at its default, overridden by `init`. */
+  export function createTopicResponse(init?: Partial<ListOffsetsResponse.TopicResponse>): ListOffsetsResponse.TopicResponse {
+    const m: ListOffsetsResponse.TopicResponse = {
+      name: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A ListOffsetsResponse.PartitionResponse with every field at its default, overridden by `init`. */
+  export function createPartitionResponse(init?: Partial<ListOffsetsResponse.PartitionResponse>): ListOffsetsResponse.PartitionResponse {
+    const m: ListOffsetsResponse.PartitionResponse = {
+      partitionIndex: 0,
+      errorCode: 0,
+      oldStyleOffsets: [],
+      timestamp: -1n,
+      offset: -1n,
+      leaderEpoch: -1,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const PartitionResponseSchema: StructSchema = {
+    name: "ListOffsetsResponse.PartitionResponse",
+    create: createPartitionResponse,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "oldStyleOffsets", specName: "OldStyleOffsets", type: "int64", array: true, versions: [0, 0], nullableVersions: null, taggedVersions: null },
+      { name: "timestamp", specName: "Timestamp", type: "int64", array: false, versions: [1, 9], nullableVersions: null, taggedVersions: null },
+      { name: "offset", specName: "Offset", type: "int64", array: false, versions: [1, 9], nullableVersions: null, taggedVersions: null },
+      { name: "leaderEpoch", specName: "LeaderEpoch", type: "int32", array: false, versions: [4, 9], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const TopicResponseSchema: StructSchema = {
+    name: "ListOffsetsResponse.TopicResponse",
+    create: createTopicResponse,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: PartitionResponseSchema },
+    ],
+  };
 }
 
 /** A ListOffsetsResponse with every field at its default, overridden by `init`. */
@@ -46,41 +94,19 @@ export function createListOffsetsResponse(init?: Partial<ListOffsetsResponse>): 
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A ListOffsetsResponseListOffsetsTopicResponse with every field at its default, overridden by `init`. */
-export function createListOffsetsResponseListOffsetsTopicResponse(init?: Partial<ListOffsetsResponseListOffsetsTopicResponse>): ListOffsetsResponseListOffsetsTopicResponse {
-  const m: ListOffsetsResponseListOffsetsTopicResponse = {
-    name: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A ListOffsetsResponseListOffsetsPartitionResponse with every field at its default, overridden by `init`. */
-export function createListOffsetsResponseListOffsetsPartitionResponse(init?: Partial<ListOffsetsResponseListOffsetsPartitionResponse>): ListOffsetsResponseListOffsetsPartitionResponse {
-  const m: ListOffsetsResponseListOffsetsPartitionResponse = {
-    partitionIndex: 0,
-    errorCode: 0,
-    oldStyleOffsets: [],
-    timestamp: -1n,
-    offset: -1n,
-    leaderEpoch: -1,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readListOffsetsResponse_topics(r: Reader, v: number): ListOffsetsResponseListOffsetsTopicResponse[] {
+function _readListOffsetsResponse_topics(r: Reader, v: number): ListOffsetsResponse.TopicResponse[] {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ListOffsetsResponseListOffsetsTopicResponse[] = [];
-  for (let i = 0; i < n; i++) a.push(_readListOffsetsResponseListOffsetsTopicResponse(r, v));
+  const a: ListOffsetsResponse.TopicResponse[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopicResponse(r, v));
   return a;
 }
 
 function _readListOffsetsResponse(r: Reader, v: number): ListOffsetsResponse {
   const _throttleTimeMs: number = v < 2 ? 0 : r.int32();
-  const _topics: ListOffsetsResponseListOffsetsTopicResponse[] = _readListOffsetsResponse_topics(r, v);
+  const _topics: ListOffsetsResponse.TopicResponse[] = _readListOffsetsResponse_topics(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 6) {
     const count = r.uvarint();
@@ -95,19 +121,19 @@ function _readListOffsetsResponse(r: Reader, v: number): ListOffsetsResponse {
   return m;
 }
 
-function _readListOffsetsResponseListOffsetsTopicResponse_partitions(r: Reader, v: number): ListOffsetsResponseListOffsetsPartitionResponse[] {
+function _readTopicResponse_partitions(r: Reader, v: number): ListOffsetsResponse.PartitionResponse[] {
   const n = v < 6 ? r.arrayLength(10) : r.compactArrayLength(27);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ListOffsetsResponseListOffsetsPartitionResponse[] = [];
-  for (let i = 0; i < n; i++) a.push(_readListOffsetsResponseListOffsetsPartitionResponse(r, v));
+  const a: ListOffsetsResponse.PartitionResponse[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartitionResponse(r, v));
   return a;
 }
 
-function _readListOffsetsResponseListOffsetsTopicResponse(r: Reader, v: number): ListOffsetsResponseListOffsetsTopicResponse {
+function _readTopicResponse(r: Reader, v: number): ListOffsetsResponse.TopicResponse {
   const _name: string = v < 6 ? r.string() : r.compactString();
-  const _partitions: ListOffsetsResponseListOffsetsPartitionResponse[] = _readListOffsetsResponseListOffsetsTopicResponse_partitions(r, v);
+  const _partitions: ListOffsetsResponse.PartitionResponse[] = _readTopicResponse_partitions(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 6) {
     const count = r.uvarint();
@@ -117,12 +143,12 @@ function _readListOffsetsResponseListOffsetsTopicResponse(r: Reader, v: number):
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: ListOffsetsResponseListOffsetsTopicResponse = { name: _name, partitions: _partitions };
+  const m: ListOffsetsResponse.TopicResponse = { name: _name, partitions: _partitions };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readListOffsetsResponseListOffsetsPartitionResponse_oldStyleOffsets(r: Reader, v: number): bigint[] {
+function _readPartitionResponse_oldStyleOffsets(r: Reader, v: number): bigint[] {
   const n = r.arrayLength(8);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
@@ -132,10 +158,10 @@ function _readListOffsetsResponseListOffsetsPartitionResponse_oldStyleOffsets(r:
   return a;
 }
 
-function _readListOffsetsResponseListOffsetsPartitionResponse(r: Reader, v: number): ListOffsetsResponseListOffsetsPartitionResponse {
+function _readPartitionResponse(r: Reader, v: number): ListOffsetsResponse.PartitionResponse {
   const _partitionIndex: number = r.int32();
   const _errorCode: number = r.int16();
-  const _oldStyleOffsets: bigint[] = v < 1 ? _readListOffsetsResponseListOffsetsPartitionResponse_oldStyleOffsets(r, v) : [];
+  const _oldStyleOffsets: bigint[] = v < 1 ? _readPartitionResponse_oldStyleOffsets(r, v) : [];
   const _timestamp: bigint = v < 1 ? -1n : r.int64();
   const _offset: bigint = v < 1 ? -1n : r.int64();
   const _leaderEpoch: number = v < 4 ? -1 : r.int32();
@@ -148,15 +174,15 @@ function _readListOffsetsResponseListOffsetsPartitionResponse(r: Reader, v: numb
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: ListOffsetsResponseListOffsetsPartitionResponse = { partitionIndex: _partitionIndex, errorCode: _errorCode, oldStyleOffsets: _oldStyleOffsets, timestamp: _timestamp, offset: _offset, leaderEpoch: _leaderEpoch };
+  const m: ListOffsetsResponse.PartitionResponse = { partitionIndex: _partitionIndex, errorCode: _errorCode, oldStyleOffsets: _oldStyleOffsets, timestamp: _timestamp, offset: _offset, leaderEpoch: _leaderEpoch };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeListOffsetsResponse_topics(a: ListOffsetsResponseListOffsetsTopicResponse[] | null, v: number): number {
+function _sizeListOffsetsResponse_topics(a: ListOffsetsResponse.TopicResponse[] | null, v: number): number {
   if (a === null) return v < 6 ? 4 : 1;
   let n = v < 6 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeListOffsetsResponseListOffsetsTopicResponse(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopicResponse(a[i], v);
   return n;
 }
 
@@ -175,21 +201,21 @@ function _sizeListOffsetsResponse(m: ListOffsetsResponse, v: number): number {
   return n;
 }
 
-function _sizeListOffsetsResponseListOffsetsTopicResponse_partitions(a: ListOffsetsResponseListOffsetsPartitionResponse[] | null, v: number): number {
+function _sizeTopicResponse_partitions(a: ListOffsetsResponse.PartitionResponse[] | null, v: number): number {
   if (a === null) return v < 6 ? 4 : 1;
   let n = v < 6 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeListOffsetsResponseListOffsetsPartitionResponse(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartitionResponse(a[i], v);
   return n;
 }
 
-function _sizeListOffsetsResponseListOffsetsTopicResponse(m: ListOffsetsResponseListOffsetsTopicResponse, v: number): number {
+function _sizeTopicResponse(m: ListOffsetsResponse.TopicResponse, v: number): number {
   let n = 0;
   if (v < 6) {
     n += sizeOfString(m.name);
   } else {
     n += sizeOfCompactString(m.name);
   }
-  n += _sizeListOffsetsResponseListOffsetsTopicResponse_partitions(m.partitions, v);
+  n += _sizeTopicResponse_partitions(m.partitions, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 6) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of ListOffsetsResponse does not support them.`);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
@@ -198,7 +224,7 @@ function _sizeListOffsetsResponseListOffsetsTopicResponse(m: ListOffsetsResponse
   return n;
 }
 
-function _sizeListOffsetsResponseListOffsetsPartitionResponse_oldStyleOffsets(a: bigint[] | null, v: number): number {
+function _sizePartitionResponse_oldStyleOffsets(a: bigint[] | null, v: number): number {
   if (a === null) return 4;
   let n = 4;
   for (let i = 0; i < a.length; i++) if (typeof a[i] !== 'bigint' || a[i] < INT64_MIN || a[i] > INT64_MAX) throw badInteger("OldStyleOffsets", 'int64', a[i]);
@@ -206,14 +232,14 @@ function _sizeListOffsetsResponseListOffsetsPartitionResponse_oldStyleOffsets(a:
   return n;
 }
 
-function _sizeListOffsetsResponseListOffsetsPartitionResponse(m: ListOffsetsResponseListOffsetsPartitionResponse, v: number): number {
+function _sizePartitionResponse(m: ListOffsetsResponse.PartitionResponse, v: number): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
   if (((m.errorCode << 16) >> 16) !== m.errorCode) throw badInteger("ErrorCode", 'int16', m.errorCode);
   n += 2;
   if (v < 1) {
-    n += _sizeListOffsetsResponseListOffsetsPartitionResponse_oldStyleOffsets(m.oldStyleOffsets, v);
+    n += _sizePartitionResponse_oldStyleOffsets(m.oldStyleOffsets, v);
   } else {
     if (m.oldStyleOffsets.length !== 0) throw new UnsupportedVersionError(`Attempted to write a non-default OldStyleOffsets at version ${v}`);
   }
@@ -243,7 +269,7 @@ function _sizeListOffsetsResponseListOffsetsPartitionResponse(m: ListOffsetsResp
   return n;
 }
 
-function _writeListOffsetsResponse_topics(w: Writer, a: ListOffsetsResponseListOffsetsTopicResponse[] | null, v: number): void {
+function _writeListOffsetsResponse_topics(w: Writer, a: ListOffsetsResponse.TopicResponse[] | null, v: number): void {
   if (a === null) {
     if (v < 6) {
       w.int32(-1);
@@ -257,7 +283,7 @@ function _writeListOffsetsResponse_topics(w: Writer, a: ListOffsetsResponseListO
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeListOffsetsResponseListOffsetsTopicResponse(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopicResponse(w, a[i], v);
 }
 
 function _writeListOffsetsResponse(w: Writer, m: ListOffsetsResponse, v: number): void {
@@ -272,7 +298,7 @@ function _writeListOffsetsResponse(w: Writer, m: ListOffsetsResponse, v: number)
   }
 }
 
-function _writeListOffsetsResponseListOffsetsTopicResponse_partitions(w: Writer, a: ListOffsetsResponseListOffsetsPartitionResponse[] | null, v: number): void {
+function _writeTopicResponse_partitions(w: Writer, a: ListOffsetsResponse.PartitionResponse[] | null, v: number): void {
   if (a === null) {
     if (v < 6) {
       w.int32(-1);
@@ -286,16 +312,16 @@ function _writeListOffsetsResponseListOffsetsTopicResponse_partitions(w: Writer,
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeListOffsetsResponseListOffsetsPartitionResponse(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartitionResponse(w, a[i], v);
 }
 
-function _writeListOffsetsResponseListOffsetsTopicResponse(w: Writer, m: ListOffsetsResponseListOffsetsTopicResponse, v: number): void {
+function _writeTopicResponse(w: Writer, m: ListOffsetsResponse.TopicResponse, v: number): void {
   if (v < 6) {
     w.string(m.name);
   } else {
     w.compactString(m.name);
   }
-  _writeListOffsetsResponseListOffsetsTopicResponse_partitions(w, m.partitions, v);
+  _writeTopicResponse_partitions(w, m.partitions, v);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -303,7 +329,7 @@ function _writeListOffsetsResponseListOffsetsTopicResponse(w: Writer, m: ListOff
   }
 }
 
-function _writeListOffsetsResponseListOffsetsPartitionResponse_oldStyleOffsets(w: Writer, a: bigint[] | null, v: number): void {
+function _writePartitionResponse_oldStyleOffsets(w: Writer, a: bigint[] | null, v: number): void {
   if (a === null) {
     w.int32(-1);
     return;
@@ -314,11 +340,11 @@ function _writeListOffsetsResponseListOffsetsPartitionResponse_oldStyleOffsets(w
   }
 }
 
-function _writeListOffsetsResponseListOffsetsPartitionResponse(w: Writer, m: ListOffsetsResponseListOffsetsPartitionResponse, v: number): void {
+function _writePartitionResponse(w: Writer, m: ListOffsetsResponse.PartitionResponse, v: number): void {
   w.int32(m.partitionIndex);
   w.int16(m.errorCode);
   if (v < 1) {
-    _writeListOffsetsResponseListOffsetsPartitionResponse_oldStyleOffsets(w, m.oldStyleOffsets, v);
+    _writePartitionResponse_oldStyleOffsets(w, m.oldStyleOffsets, v);
   }
   if (v >= 1) {
     w.int64(m.timestamp);
@@ -336,34 +362,12 @@ function _writeListOffsetsResponseListOffsetsPartitionResponse(w: Writer, m: Lis
   }
 }
 
-export const ListOffsetsResponseListOffsetsPartitionResponseSchema: StructSchema = {
-  name: "ListOffsetsResponseListOffsetsPartitionResponse",
-  create: createListOffsetsResponseListOffsetsPartitionResponse,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "oldStyleOffsets", specName: "OldStyleOffsets", type: "int64", array: true, versions: [0, 0], nullableVersions: null, taggedVersions: null },
-    { name: "timestamp", specName: "Timestamp", type: "int64", array: false, versions: [1, 9], nullableVersions: null, taggedVersions: null },
-    { name: "offset", specName: "Offset", type: "int64", array: false, versions: [1, 9], nullableVersions: null, taggedVersions: null },
-    { name: "leaderEpoch", specName: "LeaderEpoch", type: "int32", array: false, versions: [4, 9], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const ListOffsetsResponseListOffsetsTopicResponseSchema: StructSchema = {
-  name: "ListOffsetsResponseListOffsetsTopicResponse",
-  create: createListOffsetsResponseListOffsetsTopicResponse,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: ListOffsetsResponseListOffsetsPartitionResponseSchema },
-  ],
-};
-
 export const ListOffsetsResponseSchema: StructSchema = {
   name: "ListOffsetsResponse",
   create: createListOffsetsResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [2, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: ListOffsetsResponseListOffsetsTopicResponseSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: ListOffsetsResponse.TopicResponseSchema },
   ],
 };
 

@@ -4,7 +4,7 @@
 import { DecodeError, EncodeError, MessageCodec, NO_KNOWN_TAGS, Reader, SizeTally, StructSchema, TaggedField, UnsupportedVersionError, Writer, locateDecodeError, sizeOfCompactString, sizeOfString, sizeOfTagSection, sizeOfUvarint, writeUnknownTags } from '../primitives/index.js';
 export interface MetadataRequest {
   /** Topics wanted; null means all topics (v1+). Versions 0-12, nullable 1+. */
-  topics: MetadataRequestTopic[] | null;
+  topics: MetadataRequest.Topic[] | null;
   /** Whether the broker may auto-create missing requested topics. Versions 4-12, default true. */
   allowAutoTopicCreation: boolean;
   /** Whether to return the cluster's authorized operations. Versions 8-10. */
@@ -15,13 +15,34 @@ export interface MetadataRequest {
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface MetadataRequestTopic {
-  /** Topic id. Versions 10-12, ignorable. */
-  topicId: string;
-  /** Topic name. Versions 0-12, nullable 10+. */
-  name: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace MetadataRequest {
+  /** MetadataRequestTopic in the spec. */
+  export interface Topic {
+    /** Topic id. Versions 10-12, ignorable. */
+    topicId: string;
+    /** Topic name. Versions 0-12, nullable 10+. */
+    name: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A MetadataRequest.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<MetadataRequest.Topic>): MetadataRequest.Topic {
+    const m: MetadataRequest.Topic = {
+      topicId: "AAAAAAAAAAAAAAAAAAAAAA",
+      name: "",
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const TopicSchema: StructSchema = {
+    name: "MetadataRequest.Topic",
+    create: createTopic,
+    fields: [
+      { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [10, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 12], nullableVersions: [10, 32767], taggedVersions: null },
+    ],
+  };
 }
 
 /** A MetadataRequest with every field at its default, overridden by `init`. */
@@ -35,28 +56,19 @@ export function createMetadataRequest(init?: Partial<MetadataRequest>): Metadata
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A MetadataRequestTopic with every field at its default, overridden by `init`. */
-export function createMetadataRequestTopic(init?: Partial<MetadataRequestTopic>): MetadataRequestTopic {
-  const m: MetadataRequestTopic = {
-    topicId: "AAAAAAAAAAAAAAAAAAAAAA",
-    name: "",
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readMetadataRequest_topics(r: Reader, v: number): MetadataRequestTopic[] | null {
+function _readMetadataRequest_topics(r: Reader, v: number): MetadataRequest.Topic[] | null {
   const n = v < 9 ? r.arrayLength(2) : r.compactArrayLength(2);
   if (n < 0) {
     if (v < 1 ? false : true) return null;
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: MetadataRequestTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readMetadataRequestTopic(r, v));
+  const a: MetadataRequest.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
 function _readMetadataRequest(r: Reader, v: number): MetadataRequest {
-  const _topics: MetadataRequestTopic[] | null = _readMetadataRequest_topics(r, v);
+  const _topics: MetadataRequest.Topic[] | null = _readMetadataRequest_topics(r, v);
   const _allowAutoTopicCreation: boolean = v < 4 ? true : r.bool();
   const _includeClusterAuthorizedOperations: boolean = v < 8 ? false : v < 11 ? r.bool() : false;
   const _includeTopicAuthorizedOperations: boolean = v < 8 ? false : r.bool();
@@ -74,7 +86,7 @@ function _readMetadataRequest(r: Reader, v: number): MetadataRequest {
   return m;
 }
 
-function _readMetadataRequestTopic(r: Reader, v: number): MetadataRequestTopic {
+function _readTopic(r: Reader, v: number): MetadataRequest.Topic {
   const _topicId: string = v < 10 ? "AAAAAAAAAAAAAAAAAAAAAA" : r.uuid();
   const _name: string | null = v < 9 ? r.string() : v < 10 ? r.compactString() : r.compactNullableString();
   let _unknown: TaggedField[] | undefined;
@@ -86,15 +98,15 @@ function _readMetadataRequestTopic(r: Reader, v: number): MetadataRequestTopic {
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: MetadataRequestTopic = { topicId: _topicId, name: _name };
+  const m: MetadataRequest.Topic = { topicId: _topicId, name: _name };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeMetadataRequest_topics(a: MetadataRequestTopic[] | null, v: number): number {
+function _sizeMetadataRequest_topics(a: MetadataRequest.Topic[] | null, v: number): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeMetadataRequestTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
@@ -131,7 +143,7 @@ function _sizeMetadataRequest(m: MetadataRequest, v: number): number {
   return n;
 }
 
-function _sizeMetadataRequestTopic(m: MetadataRequestTopic, v: number): number {
+function _sizeTopic(m: MetadataRequest.Topic, v: number): number {
   let n = 0;
   if (v >= 10) {
     n += 16;
@@ -153,7 +165,7 @@ function _sizeMetadataRequestTopic(m: MetadataRequestTopic, v: number): number {
   return n;
 }
 
-function _writeMetadataRequest_topics(w: Writer, a: MetadataRequestTopic[] | null, v: number): void {
+function _writeMetadataRequest_topics(w: Writer, a: MetadataRequest.Topic[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -167,7 +179,7 @@ function _writeMetadataRequest_topics(w: Writer, a: MetadataRequestTopic[] | nul
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeMetadataRequestTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
 function _writeMetadataRequest(w: Writer, m: MetadataRequest, v: number): void {
@@ -188,7 +200,7 @@ function _writeMetadataRequest(w: Writer, m: MetadataRequest, v: number): void {
   }
 }
 
-function _writeMetadataRequestTopic(w: Writer, m: MetadataRequestTopic, v: number): void {
+function _writeTopic(w: Writer, m: MetadataRequest.Topic, v: number): void {
   if (v >= 10) {
     w.uuid(m.topicId);
   }
@@ -204,20 +216,11 @@ function _writeMetadataRequestTopic(w: Writer, m: MetadataRequestTopic, v: numbe
   }
 }
 
-export const MetadataRequestTopicSchema: StructSchema = {
-  name: "MetadataRequestTopic",
-  create: createMetadataRequestTopic,
-  fields: [
-    { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [10, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 12], nullableVersions: [10, 32767], taggedVersions: null },
-  ],
-};
-
 export const MetadataRequestSchema: StructSchema = {
   name: "MetadataRequest",
   create: createMetadataRequest,
   fields: [
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 12], nullableVersions: [1, 32767], taggedVersions: null, struct: MetadataRequestTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 12], nullableVersions: [1, 32767], taggedVersions: null, struct: MetadataRequest.TopicSchema },
     { name: "allowAutoTopicCreation", specName: "AllowAutoTopicCreation", type: "bool", array: false, versions: [4, 12], nullableVersions: null, taggedVersions: null },
     { name: "includeClusterAuthorizedOperations", specName: "IncludeClusterAuthorizedOperations", type: "bool", array: false, versions: [8, 10], nullableVersions: null, taggedVersions: null },
     { name: "includeTopicAuthorizedOperations", specName: "IncludeTopicAuthorizedOperations", type: "bool", array: false, versions: [8, 12], nullableVersions: null, taggedVersions: null },

@@ -6,66 +6,147 @@ export interface MetadataResponse {
   /** Quota throttle time in milliseconds, 0 if not throttled. Versions 3-12, ignorable. */
   throttleTimeMs: number;
   /** Brokers in the cluster. Versions 0-12. */
-  brokers: MetadataResponseBroker[];
+  brokers: MetadataResponse.Broker[];
   /** Id of the cluster the broker belongs to. Versions 2-12, nullable 2+, default null, ignorable. */
   clusterId: string | null;
   /** Id of the controller broker. Versions 1-12, default -1, ignorable. */
   controllerId: number;
   /** Per-topic metadata. Versions 0-12. */
-  topics: MetadataResponseTopic[];
+  topics: MetadataResponse.Topic[];
   /** Bitfield of operations allowed on the cluster. Versions 8-10, default -2147483648. */
   clusterAuthorizedOperations: number;
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface MetadataResponseBroker {
-  /** Broker id. Versions 0-12. */
-  nodeId: number;
-  /** Broker host name. Versions 0-12. */
-  host: string;
-  /** Broker port. Versions 0-12. */
-  port: number;
-  /** Broker rack, or null if none. Versions 1-12, nullable 1+, default null, ignorable. */
-  rack: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace MetadataResponse {
+  /** MetadataResponseBroker in the spec. */
+  export interface Broker {
+    /** Broker id. Versions 0-12. */
+    nodeId: number;
+    /** Broker host name. Versions 0-12. */
+    host: string;
+    /** Broker port. Versions 0-12. */
+    port: number;
+    /** Broker rack, or null if none. Versions 1-12, nullable 1+, default null, ignorable. */
+    rack: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface MetadataResponseTopic {
-  /** Topic error code, 0 on success. Versions 0-12. */
-  errorCode: number;
-  /** Topic name; null for an unknown topic requested by id. Versions 0-12, nullable 12+. */
-  name: string | null;
-  /** Topic id; zero for an unknown topic requested by name. Versions 10-12, ignorable. */
-  topicId: string;
-  /** Whether the topic is internal. Versions 1-12, default false, ignorable. */
-  isInternal: boolean;
-  /** Per-partition metadata. Versions 0-12. */
-  partitions: MetadataResponsePartition[];
-  /** Bitfield of operations allowed on the topic. Versions 8-12, default -2147483648. */
-  topicAuthorizedOperations: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  /** MetadataResponseTopic in the spec. */
+  export interface Topic {
+    /** Topic error code, 0 on success. Versions 0-12. */
+    errorCode: number;
+    /** Topic name; null for an unknown topic requested by id. Versions 0-12, nullable 12+. */
+    name: string | null;
+    /** Topic id; zero for an unknown topic requested by name. Versions 10-12, ignorable. */
+    topicId: string;
+    /** Whether the topic is internal. Versions 1-12, default false, ignorable. */
+    isInternal: boolean;
+    /** Per-partition metadata. Versions 0-12. */
+    partitions: MetadataResponse.Partition[];
+    /** Bitfield of operations allowed on the topic. Versions 8-12, default -2147483648. */
+    topicAuthorizedOperations: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface MetadataResponsePartition {
-  /** Partition error code, 0 on success. Versions 0-12. */
-  errorCode: number;
-  /** Partition index. Versions 0-12. */
-  partitionIndex: number;
-  /** Leader broker id. Versions 0-12. */
-  leaderId: number;
-  /** Leader epoch. Versions 7-12, default -1, ignorable. */
-  leaderEpoch: number;
-  /** All replicas of the partition. Versions 0-12. */
-  replicaNodes: number[];
-  /** In-sync replicas. Versions 0-12. */
-  isrNodes: number[];
-  /** Offline replicas. Versions 5-12, ignorable. */
-  offlineReplicas: number[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** MetadataResponsePartition in the spec. */
+  export interface Partition {
+    /** Partition error code, 0 on success. Versions 0-12. */
+    errorCode: number;
+    /** Partition index. Versions 0-12. */
+    partitionIndex: number;
+    /** Leader broker id. Versions 0-12. */
+    leaderId: number;
+    /** Leader epoch. Versions 7-12, default -1, ignorable. */
+    leaderEpoch: number;
+    /** All replicas of the partition. Versions 0-12. */
+    replicaNodes: number[];
+    /** In-sync replicas. Versions 0-12. */
+    isrNodes: number[];
+    /** Offline replicas. Versions 5-12, ignorable. */
+    offlineReplicas: number[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A MetadataResponse.Broker with every field at its default, overridden by `init`. */
+  export function createBroker(init?: Partial<MetadataResponse.Broker>): MetadataResponse.Broker {
+    const m: MetadataResponse.Broker = {
+      nodeId: 0,
+      host: "",
+      port: 0,
+      rack: null,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A MetadataResponse.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<MetadataResponse.Topic>): MetadataResponse.Topic {
+    const m: MetadataResponse.Topic = {
+      errorCode: 0,
+      name: "",
+      topicId: "AAAAAAAAAAAAAAAAAAAAAA",
+      isInternal: false,
+      partitions: [],
+      topicAuthorizedOperations: -2147483648,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A MetadataResponse.Partition with every field at its default, overridden by `init`. */
+  export function createPartition(init?: Partial<MetadataResponse.Partition>): MetadataResponse.Partition {
+    const m: MetadataResponse.Partition = {
+      errorCode: 0,
+      partitionIndex: 0,
+      leaderId: 0,
+      leaderEpoch: -1,
+      replicaNodes: [],
+      isrNodes: [],
+      offlineReplicas: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const PartitionSchema: StructSchema = {
+    name: "MetadataResponse.Partition",
+    create: createPartition,
+    fields: [
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
+      { name: "leaderId", specName: "LeaderId", type: "int32", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
+      { name: "leaderEpoch", specName: "LeaderEpoch", type: "int32", array: false, versions: [7, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "replicaNodes", specName: "ReplicaNodes", type: "int32", array: true, versions: [0, 12], nullableVersions: null, taggedVersions: null },
+      { name: "isrNodes", specName: "IsrNodes", type: "int32", array: true, versions: [0, 12], nullableVersions: null, taggedVersions: null },
+      { name: "offlineReplicas", specName: "OfflineReplicas", type: "int32", array: true, versions: [5, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
+    ],
+  };
+
+  export const TopicSchema: StructSchema = {
+    name: "MetadataResponse.Topic",
+    create: createTopic,
+    fields: [
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 12], nullableVersions: [12, 32767], taggedVersions: null },
+      { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [10, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "isInternal", specName: "IsInternal", type: "bool", array: false, versions: [1, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 12], nullableVersions: null, taggedVersions: null, struct: PartitionSchema },
+      { name: "topicAuthorizedOperations", specName: "TopicAuthorizedOperations", type: "int32", array: false, versions: [8, 12], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const BrokerSchema: StructSchema = {
+    name: "MetadataResponse.Broker",
+    create: createBroker,
+    fields: [
+      { name: "nodeId", specName: "NodeId", type: "int32", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
+      { name: "host", specName: "Host", type: "string", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
+      { name: "port", specName: "Port", type: "int32", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
+      { name: "rack", specName: "Rack", type: "string", array: false, versions: [1, 12], nullableVersions: [1, 32767], taggedVersions: null, ignorable: true },
+    ],
+  };
 }
 
 /** A MetadataResponse with every field at its default, overridden by `init`. */
@@ -81,70 +162,32 @@ export function createMetadataResponse(init?: Partial<MetadataResponse>): Metada
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A MetadataResponseBroker with every field at its default, overridden by `init`. */
-export function createMetadataResponseBroker(init?: Partial<MetadataResponseBroker>): MetadataResponseBroker {
-  const m: MetadataResponseBroker = {
-    nodeId: 0,
-    host: "",
-    port: 0,
-    rack: null,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A MetadataResponseTopic with every field at its default, overridden by `init`. */
-export function createMetadataResponseTopic(init?: Partial<MetadataResponseTopic>): MetadataResponseTopic {
-  const m: MetadataResponseTopic = {
-    errorCode: 0,
-    name: "",
-    topicId: "AAAAAAAAAAAAAAAAAAAAAA",
-    isInternal: false,
-    partitions: [],
-    topicAuthorizedOperations: -2147483648,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A MetadataResponsePartition with every field at its default, overridden by `init`. */
-export function createMetadataResponsePartition(init?: Partial<MetadataResponsePartition>): MetadataResponsePartition {
-  const m: MetadataResponsePartition = {
-    errorCode: 0,
-    partitionIndex: 0,
-    leaderId: 0,
-    leaderEpoch: -1,
-    replicaNodes: [],
-    isrNodes: [],
-    offlineReplicas: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readMetadataResponse_brokers(r: Reader, v: number): MetadataResponseBroker[] {
+function _readMetadataResponse_brokers(r: Reader, v: number): MetadataResponse.Broker[] {
   const n = v < 9 ? r.arrayLength(10) : r.compactArrayLength(11);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: MetadataResponseBroker[] = [];
-  for (let i = 0; i < n; i++) a.push(_readMetadataResponseBroker(r, v));
+  const a: MetadataResponse.Broker[] = [];
+  for (let i = 0; i < n; i++) a.push(_readBroker(r, v));
   return a;
 }
 
-function _readMetadataResponse_topics(r: Reader, v: number): MetadataResponseTopic[] {
+function _readMetadataResponse_topics(r: Reader, v: number): MetadataResponse.Topic[] {
   const n = v < 9 ? r.arrayLength(8) : r.compactArrayLength(10);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: MetadataResponseTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readMetadataResponseTopic(r, v));
+  const a: MetadataResponse.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
 function _readMetadataResponse(r: Reader, v: number): MetadataResponse {
   const _throttleTimeMs: number = v < 3 ? 0 : r.int32();
-  const _brokers: MetadataResponseBroker[] = _readMetadataResponse_brokers(r, v);
+  const _brokers: MetadataResponse.Broker[] = _readMetadataResponse_brokers(r, v);
   const _clusterId: string | null = v < 2 ? null : v < 9 ? r.nullableString() : r.compactNullableString();
   const _controllerId: number = v < 1 ? -1 : r.int32();
-  const _topics: MetadataResponseTopic[] = _readMetadataResponse_topics(r, v);
+  const _topics: MetadataResponse.Topic[] = _readMetadataResponse_topics(r, v);
   const _clusterAuthorizedOperations: number = v < 8 ? -2147483648 : v < 11 ? r.int32() : -2147483648;
   let _unknown: TaggedField[] | undefined;
   if (v >= 9) {
@@ -160,7 +203,7 @@ function _readMetadataResponse(r: Reader, v: number): MetadataResponse {
   return m;
 }
 
-function _readMetadataResponseBroker(r: Reader, v: number): MetadataResponseBroker {
+function _readBroker(r: Reader, v: number): MetadataResponse.Broker {
   const _nodeId: number = r.int32();
   const _host: string = v < 9 ? r.string() : r.compactString();
   const _port: number = r.int32();
@@ -174,27 +217,27 @@ function _readMetadataResponseBroker(r: Reader, v: number): MetadataResponseBrok
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: MetadataResponseBroker = { nodeId: _nodeId, host: _host, port: _port, rack: _rack };
+  const m: MetadataResponse.Broker = { nodeId: _nodeId, host: _host, port: _port, rack: _rack };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readMetadataResponseTopic_partitions(r: Reader, v: number): MetadataResponsePartition[] {
+function _readTopic_partitions(r: Reader, v: number): MetadataResponse.Partition[] {
   const n = v < 9 ? r.arrayLength(18) : r.compactArrayLength(18);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: MetadataResponsePartition[] = [];
-  for (let i = 0; i < n; i++) a.push(_readMetadataResponsePartition(r, v));
+  const a: MetadataResponse.Partition[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartition(r, v));
   return a;
 }
 
-function _readMetadataResponseTopic(r: Reader, v: number): MetadataResponseTopic {
+function _readTopic(r: Reader, v: number): MetadataResponse.Topic {
   const _errorCode: number = r.int16();
   const _name: string | null = v < 9 ? r.string() : v < 12 ? r.compactString() : r.compactNullableString();
   const _topicId: string = v < 10 ? "AAAAAAAAAAAAAAAAAAAAAA" : r.uuid();
   const _isInternal: boolean = v < 1 ? false : r.bool();
-  const _partitions: MetadataResponsePartition[] = _readMetadataResponseTopic_partitions(r, v);
+  const _partitions: MetadataResponse.Partition[] = _readTopic_partitions(r, v);
   const _topicAuthorizedOperations: number = v < 8 ? -2147483648 : r.int32();
   let _unknown: TaggedField[] | undefined;
   if (v >= 9) {
@@ -205,12 +248,12 @@ function _readMetadataResponseTopic(r: Reader, v: number): MetadataResponseTopic
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: MetadataResponseTopic = { errorCode: _errorCode, name: _name, topicId: _topicId, isInternal: _isInternal, partitions: _partitions, topicAuthorizedOperations: _topicAuthorizedOperations };
+  const m: MetadataResponse.Topic = { errorCode: _errorCode, name: _name, topicId: _topicId, isInternal: _isInternal, partitions: _partitions, topicAuthorizedOperations: _topicAuthorizedOperations };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readMetadataResponsePartition_replicaNodes(r: Reader, v: number): number[] {
+function _readPartition_replicaNodes(r: Reader, v: number): number[] {
   const n = v < 9 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
@@ -220,7 +263,7 @@ function _readMetadataResponsePartition_replicaNodes(r: Reader, v: number): numb
   return a;
 }
 
-function _readMetadataResponsePartition_isrNodes(r: Reader, v: number): number[] {
+function _readPartition_isrNodes(r: Reader, v: number): number[] {
   const n = v < 9 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
@@ -230,7 +273,7 @@ function _readMetadataResponsePartition_isrNodes(r: Reader, v: number): number[]
   return a;
 }
 
-function _readMetadataResponsePartition_offlineReplicas(r: Reader, v: number): number[] {
+function _readPartition_offlineReplicas(r: Reader, v: number): number[] {
   const n = v < 9 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
@@ -240,14 +283,14 @@ function _readMetadataResponsePartition_offlineReplicas(r: Reader, v: number): n
   return a;
 }
 
-function _readMetadataResponsePartition(r: Reader, v: number): MetadataResponsePartition {
+function _readPartition(r: Reader, v: number): MetadataResponse.Partition {
   const _errorCode: number = r.int16();
   const _partitionIndex: number = r.int32();
   const _leaderId: number = r.int32();
   const _leaderEpoch: number = v < 7 ? -1 : r.int32();
-  const _replicaNodes: number[] = _readMetadataResponsePartition_replicaNodes(r, v);
-  const _isrNodes: number[] = _readMetadataResponsePartition_isrNodes(r, v);
-  const _offlineReplicas: number[] = v < 5 ? [] : _readMetadataResponsePartition_offlineReplicas(r, v);
+  const _replicaNodes: number[] = _readPartition_replicaNodes(r, v);
+  const _isrNodes: number[] = _readPartition_isrNodes(r, v);
+  const _offlineReplicas: number[] = v < 5 ? [] : _readPartition_offlineReplicas(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 9) {
     const count = r.uvarint();
@@ -257,22 +300,22 @@ function _readMetadataResponsePartition(r: Reader, v: number): MetadataResponseP
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: MetadataResponsePartition = { errorCode: _errorCode, partitionIndex: _partitionIndex, leaderId: _leaderId, leaderEpoch: _leaderEpoch, replicaNodes: _replicaNodes, isrNodes: _isrNodes, offlineReplicas: _offlineReplicas };
+  const m: MetadataResponse.Partition = { errorCode: _errorCode, partitionIndex: _partitionIndex, leaderId: _leaderId, leaderEpoch: _leaderEpoch, replicaNodes: _replicaNodes, isrNodes: _isrNodes, offlineReplicas: _offlineReplicas };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeMetadataResponse_brokers(a: MetadataResponseBroker[] | null, v: number): number {
+function _sizeMetadataResponse_brokers(a: MetadataResponse.Broker[] | null, v: number): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeMetadataResponseBroker(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeBroker(a[i], v);
   return n;
 }
 
-function _sizeMetadataResponse_topics(a: MetadataResponseTopic[] | null, v: number): number {
+function _sizeMetadataResponse_topics(a: MetadataResponse.Topic[] | null, v: number): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeMetadataResponseTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
@@ -309,7 +352,7 @@ function _sizeMetadataResponse(m: MetadataResponse, v: number): number {
   return n;
 }
 
-function _sizeMetadataResponseBroker(m: MetadataResponseBroker, v: number): number {
+function _sizeBroker(m: MetadataResponse.Broker, v: number): number {
   let n = 0;
   if ((m.nodeId | 0) !== m.nodeId) throw badInteger("NodeId", 'int32', m.nodeId);
   n += 4;
@@ -333,14 +376,14 @@ function _sizeMetadataResponseBroker(m: MetadataResponseBroker, v: number): numb
   return n;
 }
 
-function _sizeMetadataResponseTopic_partitions(a: MetadataResponsePartition[] | null, v: number): number {
+function _sizeTopic_partitions(a: MetadataResponse.Partition[] | null, v: number): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeMetadataResponsePartition(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartition(a[i], v);
   return n;
 }
 
-function _sizeMetadataResponseTopic(m: MetadataResponseTopic, v: number): number {
+function _sizeTopic(m: MetadataResponse.Topic, v: number): number {
   let n = 0;
   if (((m.errorCode << 16) >> 16) !== m.errorCode) throw badInteger("ErrorCode", 'int16', m.errorCode);
   n += 2;
@@ -359,7 +402,7 @@ function _sizeMetadataResponseTopic(m: MetadataResponseTopic, v: number): number
   if (v >= 1) {
     n += 1;
   }
-  n += _sizeMetadataResponseTopic_partitions(m.partitions, v);
+  n += _sizeTopic_partitions(m.partitions, v);
   if (v < 8) {
     if (m.topicAuthorizedOperations !== -2147483648) throw new UnsupportedVersionError(`Attempted to write a non-default TopicAuthorizedOperations at version ${v}`);
   } else {
@@ -374,7 +417,7 @@ function _sizeMetadataResponseTopic(m: MetadataResponseTopic, v: number): number
   return n;
 }
 
-function _sizeMetadataResponsePartition_replicaNodes(a: number[] | null, v: number): number {
+function _sizePartition_replicaNodes(a: number[] | null, v: number): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
   for (let i = 0; i < a.length; i++) if ((a[i] | 0) !== a[i]) throw badInteger("ReplicaNodes", 'int32', a[i]);
@@ -382,7 +425,7 @@ function _sizeMetadataResponsePartition_replicaNodes(a: number[] | null, v: numb
   return n;
 }
 
-function _sizeMetadataResponsePartition_isrNodes(a: number[] | null, v: number): number {
+function _sizePartition_isrNodes(a: number[] | null, v: number): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
   for (let i = 0; i < a.length; i++) if ((a[i] | 0) !== a[i]) throw badInteger("IsrNodes", 'int32', a[i]);
@@ -390,7 +433,7 @@ function _sizeMetadataResponsePartition_isrNodes(a: number[] | null, v: number):
   return n;
 }
 
-function _sizeMetadataResponsePartition_offlineReplicas(a: number[] | null, v: number): number {
+function _sizePartition_offlineReplicas(a: number[] | null, v: number): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
   for (let i = 0; i < a.length; i++) if ((a[i] | 0) !== a[i]) throw badInteger("OfflineReplicas", 'int32', a[i]);
@@ -398,7 +441,7 @@ function _sizeMetadataResponsePartition_offlineReplicas(a: number[] | null, v: n
   return n;
 }
 
-function _sizeMetadataResponsePartition(m: MetadataResponsePartition, v: number): number {
+function _sizePartition(m: MetadataResponse.Partition, v: number): number {
   let n = 0;
   if (((m.errorCode << 16) >> 16) !== m.errorCode) throw badInteger("ErrorCode", 'int16', m.errorCode);
   n += 2;
@@ -410,10 +453,10 @@ function _sizeMetadataResponsePartition(m: MetadataResponsePartition, v: number)
     if ((m.leaderEpoch | 0) !== m.leaderEpoch) throw badInteger("LeaderEpoch", 'int32', m.leaderEpoch);
     n += 4;
   }
-  n += _sizeMetadataResponsePartition_replicaNodes(m.replicaNodes, v);
-  n += _sizeMetadataResponsePartition_isrNodes(m.isrNodes, v);
+  n += _sizePartition_replicaNodes(m.replicaNodes, v);
+  n += _sizePartition_isrNodes(m.isrNodes, v);
   if (v >= 5) {
-    n += _sizeMetadataResponsePartition_offlineReplicas(m.offlineReplicas, v);
+    n += _sizePartition_offlineReplicas(m.offlineReplicas, v);
   }
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 9) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of MetadataResponse does not support them.`);
   if (v >= 9) {
@@ -423,7 +466,7 @@ function _sizeMetadataResponsePartition(m: MetadataResponsePartition, v: number)
   return n;
 }
 
-function _writeMetadataResponse_brokers(w: Writer, a: MetadataResponseBroker[] | null, v: number): void {
+function _writeMetadataResponse_brokers(w: Writer, a: MetadataResponse.Broker[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -437,10 +480,10 @@ function _writeMetadataResponse_brokers(w: Writer, a: MetadataResponseBroker[] |
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeMetadataResponseBroker(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeBroker(w, a[i], v);
 }
 
-function _writeMetadataResponse_topics(w: Writer, a: MetadataResponseTopic[] | null, v: number): void {
+function _writeMetadataResponse_topics(w: Writer, a: MetadataResponse.Topic[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -454,7 +497,7 @@ function _writeMetadataResponse_topics(w: Writer, a: MetadataResponseTopic[] | n
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeMetadataResponseTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
 function _writeMetadataResponse(w: Writer, m: MetadataResponse, v: number): void {
@@ -481,7 +524,7 @@ function _writeMetadataResponse(w: Writer, m: MetadataResponse, v: number): void
   }
 }
 
-function _writeMetadataResponseBroker(w: Writer, m: MetadataResponseBroker, v: number): void {
+function _writeBroker(w: Writer, m: MetadataResponse.Broker, v: number): void {
   w.int32(m.nodeId);
   if (v < 9) {
     w.string(m.host);
@@ -501,7 +544,7 @@ function _writeMetadataResponseBroker(w: Writer, m: MetadataResponseBroker, v: n
   }
 }
 
-function _writeMetadataResponseTopic_partitions(w: Writer, a: MetadataResponsePartition[] | null, v: number): void {
+function _writeTopic_partitions(w: Writer, a: MetadataResponse.Partition[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -515,10 +558,10 @@ function _writeMetadataResponseTopic_partitions(w: Writer, a: MetadataResponsePa
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeMetadataResponsePartition(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartition(w, a[i], v);
 }
 
-function _writeMetadataResponseTopic(w: Writer, m: MetadataResponseTopic, v: number): void {
+function _writeTopic(w: Writer, m: MetadataResponse.Topic, v: number): void {
   w.int16(m.errorCode);
   if (v < 9) {
     w.string(m.name);
@@ -531,7 +574,7 @@ function _writeMetadataResponseTopic(w: Writer, m: MetadataResponseTopic, v: num
   if (v >= 1) {
     w.bool(m.isInternal);
   }
-  _writeMetadataResponseTopic_partitions(w, m.partitions, v);
+  _writeTopic_partitions(w, m.partitions, v);
   if (v >= 8) {
     w.int32(m.topicAuthorizedOperations);
   }
@@ -542,7 +585,7 @@ function _writeMetadataResponseTopic(w: Writer, m: MetadataResponseTopic, v: num
   }
 }
 
-function _writeMetadataResponsePartition_replicaNodes(w: Writer, a: number[] | null, v: number): void {
+function _writePartition_replicaNodes(w: Writer, a: number[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -561,7 +604,7 @@ function _writeMetadataResponsePartition_replicaNodes(w: Writer, a: number[] | n
   }
 }
 
-function _writeMetadataResponsePartition_isrNodes(w: Writer, a: number[] | null, v: number): void {
+function _writePartition_isrNodes(w: Writer, a: number[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -580,7 +623,7 @@ function _writeMetadataResponsePartition_isrNodes(w: Writer, a: number[] | null,
   }
 }
 
-function _writeMetadataResponsePartition_offlineReplicas(w: Writer, a: number[] | null, v: number): void {
+function _writePartition_offlineReplicas(w: Writer, a: number[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -599,17 +642,17 @@ function _writeMetadataResponsePartition_offlineReplicas(w: Writer, a: number[] 
   }
 }
 
-function _writeMetadataResponsePartition(w: Writer, m: MetadataResponsePartition, v: number): void {
+function _writePartition(w: Writer, m: MetadataResponse.Partition, v: number): void {
   w.int16(m.errorCode);
   w.int32(m.partitionIndex);
   w.int32(m.leaderId);
   if (v >= 7) {
     w.int32(m.leaderEpoch);
   }
-  _writeMetadataResponsePartition_replicaNodes(w, m.replicaNodes, v);
-  _writeMetadataResponsePartition_isrNodes(w, m.isrNodes, v);
+  _writePartition_replicaNodes(w, m.replicaNodes, v);
+  _writePartition_isrNodes(w, m.isrNodes, v);
   if (v >= 5) {
-    _writeMetadataResponsePartition_offlineReplicas(w, m.offlineReplicas, v);
+    _writePartition_offlineReplicas(w, m.offlineReplicas, v);
   }
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
@@ -618,53 +661,15 @@ function _writeMetadataResponsePartition(w: Writer, m: MetadataResponsePartition
   }
 }
 
-export const MetadataResponsePartitionSchema: StructSchema = {
-  name: "MetadataResponsePartition",
-  create: createMetadataResponsePartition,
-  fields: [
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
-    { name: "leaderId", specName: "LeaderId", type: "int32", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
-    { name: "leaderEpoch", specName: "LeaderEpoch", type: "int32", array: false, versions: [7, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "replicaNodes", specName: "ReplicaNodes", type: "int32", array: true, versions: [0, 12], nullableVersions: null, taggedVersions: null },
-    { name: "isrNodes", specName: "IsrNodes", type: "int32", array: true, versions: [0, 12], nullableVersions: null, taggedVersions: null },
-    { name: "offlineReplicas", specName: "OfflineReplicas", type: "int32", array: true, versions: [5, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
-  ],
-};
-
-export const MetadataResponseTopicSchema: StructSchema = {
-  name: "MetadataResponseTopic",
-  create: createMetadataResponseTopic,
-  fields: [
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 12], nullableVersions: [12, 32767], taggedVersions: null },
-    { name: "topicId", specName: "TopicId", type: "uuid", array: false, versions: [10, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "isInternal", specName: "IsInternal", type: "bool", array: false, versions: [1, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 12], nullableVersions: null, taggedVersions: null, struct: MetadataResponsePartitionSchema },
-    { name: "topicAuthorizedOperations", specName: "TopicAuthorizedOperations", type: "int32", array: false, versions: [8, 12], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const MetadataResponseBrokerSchema: StructSchema = {
-  name: "MetadataResponseBroker",
-  create: createMetadataResponseBroker,
-  fields: [
-    { name: "nodeId", specName: "NodeId", type: "int32", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
-    { name: "host", specName: "Host", type: "string", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
-    { name: "port", specName: "Port", type: "int32", array: false, versions: [0, 12], nullableVersions: null, taggedVersions: null },
-    { name: "rack", specName: "Rack", type: "string", array: false, versions: [1, 12], nullableVersions: [1, 32767], taggedVersions: null, ignorable: true },
-  ],
-};
-
 export const MetadataResponseSchema: StructSchema = {
   name: "MetadataResponse",
   create: createMetadataResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [3, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "brokers", specName: "Brokers", type: "struct", array: true, versions: [0, 12], nullableVersions: null, taggedVersions: null, struct: MetadataResponseBrokerSchema },
+    { name: "brokers", specName: "Brokers", type: "struct", array: true, versions: [0, 12], nullableVersions: null, taggedVersions: null, struct: MetadataResponse.BrokerSchema },
     { name: "clusterId", specName: "ClusterId", type: "string", array: false, versions: [2, 12], nullableVersions: [2, 32767], taggedVersions: null, ignorable: true },
     { name: "controllerId", specName: "ControllerId", type: "int32", array: false, versions: [1, 12], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 12], nullableVersions: null, taggedVersions: null, struct: MetadataResponseTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 12], nullableVersions: null, taggedVersions: null, struct: MetadataResponse.TopicSchema },
     { name: "clusterAuthorizedOperations", specName: "ClusterAuthorizedOperations", type: "int32", array: false, versions: [8, 10], nullableVersions: null, taggedVersions: null },
   ],
 };

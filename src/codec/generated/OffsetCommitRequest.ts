@@ -14,33 +14,79 @@ export interface OffsetCommitRequest {
   /** How long to keep the offsets in milliseconds; -1 uses the broker default. Versions 2-4, default -1, ignorable. */
   retentionTimeMs: bigint;
   /** Topics with offsets to commit. Versions 0-9. */
-  topics: OffsetCommitRequestTopic[];
+  topics: OffsetCommitRequest.Topic[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface OffsetCommitRequestTopic {
-  /** Topic name. Versions 0-9. */
-  name: string;
-  /** Partitions with offsets to commit. Versions 0-9. */
-  partitions: OffsetCommitRequestPartition[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace OffsetCommitRequest {
+  /** OffsetCommitRequestTopic in the spec. */
+  export interface Topic {
+    /** Topic name. Versions 0-9. */
+    name: string;
+    /** Partitions with offsets to commit. Versions 0-9. */
+    partitions: OffsetCommitRequest.Partition[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface OffsetCommitRequestPartition {
-  /** Partition number. Versions 0-9. */
-  partitionIndex: number;
-  /** Offset to commit. Versions 0-9. */
-  committedOffset: bigint;
-  /** Leader epoch of the committed offset, or -1 if unknown. Versions 6-9, default -1, ignorable. */
-  committedLeaderEpoch: number;
-  /** Commit time (v1 only); -1 lets the broker use its own clock. Versions 1, default -1. */
-  commitTimestamp: bigint;
-  /** Free-form client metadata stored with the offset. Versions 0-9, nullable 0+. */
-  committedMetadata: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** OffsetCommitRequestPartition in the spec. */
+  export interface Partition {
+    /** Partition number. Versions 0-9. */
+    partitionIndex: number;
+    /** Offset to commit. Versions 0-9. */
+    committedOffset: bigint;
+    /** Leader epoch of the committed offset, or -1 if unknown. Versions 6-9, default -1, ignorable. */
+    committedLeaderEpoch: number;
+    /** Commit time (v1 only); -1 lets the broker use its own clock. Versions 1, default -1. */
+    commitTimestamp: bigint;
+    /** Free-form client metadata stored with the offset. Versions 0-9, nullable 0+. */
+    committedMetadata: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A OffsetCommitRequest.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<OffsetCommitRequest.Topic>): OffsetCommitRequest.Topic {
+    const m: OffsetCommitRequest.Topic = {
+      name: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A OffsetCommitRequest.Partition with every field at its default, overridden by `init`. */
+  export function createPartition(init?: Partial<OffsetCommitRequest.Partition>): OffsetCommitRequest.Partition {
+    const m: OffsetCommitRequest.Partition = {
+      partitionIndex: 0,
+      committedOffset: 0n,
+      committedLeaderEpoch: -1,
+      commitTimestamp: -1n,
+      committedMetadata: "",
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const PartitionSchema: StructSchema = {
+    name: "OffsetCommitRequest.Partition",
+    create: createPartition,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "committedOffset", specName: "CommittedOffset", type: "int64", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "committedLeaderEpoch", specName: "CommittedLeaderEpoch", type: "int32", array: false, versions: [6, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "commitTimestamp", specName: "CommitTimestamp", type: "int64", array: false, versions: [1, 1], nullableVersions: null, taggedVersions: null },
+      { name: "committedMetadata", specName: "CommittedMetadata", type: "string", array: false, versions: [0, 9], nullableVersions: [0, 32767], taggedVersions: null },
+    ],
+  };
+
+  export const TopicSchema: StructSchema = {
+    name: "OffsetCommitRequest.Topic",
+    create: createTopic,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: PartitionSchema },
+    ],
+  };
 }
 
 /** A OffsetCommitRequest with every field at its default, overridden by `init`. */
@@ -56,34 +102,13 @@ export function createOffsetCommitRequest(init?: Partial<OffsetCommitRequest>): 
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A OffsetCommitRequestTopic with every field at its default, overridden by `init`. */
-export function createOffsetCommitRequestTopic(init?: Partial<OffsetCommitRequestTopic>): OffsetCommitRequestTopic {
-  const m: OffsetCommitRequestTopic = {
-    name: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A OffsetCommitRequestPartition with every field at its default, overridden by `init`. */
-export function createOffsetCommitRequestPartition(init?: Partial<OffsetCommitRequestPartition>): OffsetCommitRequestPartition {
-  const m: OffsetCommitRequestPartition = {
-    partitionIndex: 0,
-    committedOffset: 0n,
-    committedLeaderEpoch: -1,
-    commitTimestamp: -1n,
-    committedMetadata: "",
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readOffsetCommitRequest_topics(r: Reader, v: number): OffsetCommitRequestTopic[] {
+function _readOffsetCommitRequest_topics(r: Reader, v: number): OffsetCommitRequest.Topic[] {
   const n = v < 8 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetCommitRequestTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetCommitRequestTopic(r, v));
+  const a: OffsetCommitRequest.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
@@ -93,7 +118,7 @@ function _readOffsetCommitRequest(r: Reader, v: number): OffsetCommitRequest {
   const _memberId: string = v < 1 ? "" : v < 8 ? r.string() : r.compactString();
   const _groupInstanceId: string | null = v < 7 ? null : v < 8 ? r.nullableString() : r.compactNullableString();
   const _retentionTimeMs: bigint = v < 2 ? -1n : v < 5 ? r.int64() : -1n;
-  const _topics: OffsetCommitRequestTopic[] = _readOffsetCommitRequest_topics(r, v);
+  const _topics: OffsetCommitRequest.Topic[] = _readOffsetCommitRequest_topics(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 8) {
     const count = r.uvarint();
@@ -108,19 +133,19 @@ function _readOffsetCommitRequest(r: Reader, v: number): OffsetCommitRequest {
   return m;
 }
 
-function _readOffsetCommitRequestTopic_partitions(r: Reader, v: number): OffsetCommitRequestPartition[] {
+function _readTopic_partitions(r: Reader, v: number): OffsetCommitRequest.Partition[] {
   const n = v < 8 ? r.arrayLength(14) : r.compactArrayLength(18);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetCommitRequestPartition[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetCommitRequestPartition(r, v));
+  const a: OffsetCommitRequest.Partition[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartition(r, v));
   return a;
 }
 
-function _readOffsetCommitRequestTopic(r: Reader, v: number): OffsetCommitRequestTopic {
+function _readTopic(r: Reader, v: number): OffsetCommitRequest.Topic {
   const _name: string = v < 8 ? r.string() : r.compactString();
-  const _partitions: OffsetCommitRequestPartition[] = _readOffsetCommitRequestTopic_partitions(r, v);
+  const _partitions: OffsetCommitRequest.Partition[] = _readTopic_partitions(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 8) {
     const count = r.uvarint();
@@ -130,12 +155,12 @@ function _readOffsetCommitRequestTopic(r: Reader, v: number): OffsetCommitReques
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: OffsetCommitRequestTopic = { name: _name, partitions: _partitions };
+  const m: OffsetCommitRequest.Topic = { name: _name, partitions: _partitions };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readOffsetCommitRequestPartition(r: Reader, v: number): OffsetCommitRequestPartition {
+function _readPartition(r: Reader, v: number): OffsetCommitRequest.Partition {
   const _partitionIndex: number = r.int32();
   const _committedOffset: bigint = r.int64();
   const _committedLeaderEpoch: number = v < 6 ? -1 : r.int32();
@@ -150,15 +175,15 @@ function _readOffsetCommitRequestPartition(r: Reader, v: number): OffsetCommitRe
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: OffsetCommitRequestPartition = { partitionIndex: _partitionIndex, committedOffset: _committedOffset, committedLeaderEpoch: _committedLeaderEpoch, commitTimestamp: _commitTimestamp, committedMetadata: _committedMetadata };
+  const m: OffsetCommitRequest.Partition = { partitionIndex: _partitionIndex, committedOffset: _committedOffset, committedLeaderEpoch: _committedLeaderEpoch, commitTimestamp: _commitTimestamp, committedMetadata: _committedMetadata };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeOffsetCommitRequest_topics(a: OffsetCommitRequestTopic[] | null, v: number): number {
+function _sizeOffsetCommitRequest_topics(a: OffsetCommitRequest.Topic[] | null, v: number): number {
   if (a === null) return v < 8 ? 4 : 1;
   let n = v < 8 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetCommitRequestTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
@@ -198,21 +223,21 @@ function _sizeOffsetCommitRequest(m: OffsetCommitRequest, v: number): number {
   return n;
 }
 
-function _sizeOffsetCommitRequestTopic_partitions(a: OffsetCommitRequestPartition[] | null, v: number): number {
+function _sizeTopic_partitions(a: OffsetCommitRequest.Partition[] | null, v: number): number {
   if (a === null) return v < 8 ? 4 : 1;
   let n = v < 8 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetCommitRequestPartition(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartition(a[i], v);
   return n;
 }
 
-function _sizeOffsetCommitRequestTopic(m: OffsetCommitRequestTopic, v: number): number {
+function _sizeTopic(m: OffsetCommitRequest.Topic, v: number): number {
   let n = 0;
   if (v < 8) {
     n += sizeOfString(m.name);
   } else {
     n += sizeOfCompactString(m.name);
   }
-  n += _sizeOffsetCommitRequestTopic_partitions(m.partitions, v);
+  n += _sizeTopic_partitions(m.partitions, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 8) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of OffsetCommitRequest does not support them.`);
   if (v >= 8) {
     const unknown = m.unknownTaggedFields;
@@ -221,7 +246,7 @@ function _sizeOffsetCommitRequestTopic(m: OffsetCommitRequestTopic, v: number): 
   return n;
 }
 
-function _sizeOffsetCommitRequestPartition(m: OffsetCommitRequestPartition, v: number): number {
+function _sizePartition(m: OffsetCommitRequest.Partition, v: number): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
@@ -252,7 +277,7 @@ function _sizeOffsetCommitRequestPartition(m: OffsetCommitRequestPartition, v: n
   return n;
 }
 
-function _writeOffsetCommitRequest_topics(w: Writer, a: OffsetCommitRequestTopic[] | null, v: number): void {
+function _writeOffsetCommitRequest_topics(w: Writer, a: OffsetCommitRequest.Topic[] | null, v: number): void {
   if (a === null) {
     if (v < 8) {
       w.int32(-1);
@@ -266,7 +291,7 @@ function _writeOffsetCommitRequest_topics(w: Writer, a: OffsetCommitRequestTopic
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeOffsetCommitRequestTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
 function _writeOffsetCommitRequest(w: Writer, m: OffsetCommitRequest, v: number): void {
@@ -299,7 +324,7 @@ function _writeOffsetCommitRequest(w: Writer, m: OffsetCommitRequest, v: number)
   }
 }
 
-function _writeOffsetCommitRequestTopic_partitions(w: Writer, a: OffsetCommitRequestPartition[] | null, v: number): void {
+function _writeTopic_partitions(w: Writer, a: OffsetCommitRequest.Partition[] | null, v: number): void {
   if (a === null) {
     if (v < 8) {
       w.int32(-1);
@@ -313,16 +338,16 @@ function _writeOffsetCommitRequestTopic_partitions(w: Writer, a: OffsetCommitReq
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeOffsetCommitRequestPartition(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartition(w, a[i], v);
 }
 
-function _writeOffsetCommitRequestTopic(w: Writer, m: OffsetCommitRequestTopic, v: number): void {
+function _writeTopic(w: Writer, m: OffsetCommitRequest.Topic, v: number): void {
   if (v < 8) {
     w.string(m.name);
   } else {
     w.compactString(m.name);
   }
-  _writeOffsetCommitRequestTopic_partitions(w, m.partitions, v);
+  _writeTopic_partitions(w, m.partitions, v);
   if (v >= 8) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -330,7 +355,7 @@ function _writeOffsetCommitRequestTopic(w: Writer, m: OffsetCommitRequestTopic, 
   }
 }
 
-function _writeOffsetCommitRequestPartition(w: Writer, m: OffsetCommitRequestPartition, v: number): void {
+function _writePartition(w: Writer, m: OffsetCommitRequest.Partition, v: number): void {
   w.int32(m.partitionIndex);
   w.int64(m.committedOffset);
   if (v >= 6) {
@@ -351,27 +376,6 @@ function _writeOffsetCommitRequestPartition(w: Writer, m: OffsetCommitRequestPar
   }
 }
 
-export const OffsetCommitRequestPartitionSchema: StructSchema = {
-  name: "OffsetCommitRequestPartition",
-  create: createOffsetCommitRequestPartition,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "committedOffset", specName: "CommittedOffset", type: "int64", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "committedLeaderEpoch", specName: "CommittedLeaderEpoch", type: "int32", array: false, versions: [6, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "commitTimestamp", specName: "CommitTimestamp", type: "int64", array: false, versions: [1, 1], nullableVersions: null, taggedVersions: null },
-    { name: "committedMetadata", specName: "CommittedMetadata", type: "string", array: false, versions: [0, 9], nullableVersions: [0, 32767], taggedVersions: null },
-  ],
-};
-
-export const OffsetCommitRequestTopicSchema: StructSchema = {
-  name: "OffsetCommitRequestTopic",
-  create: createOffsetCommitRequestTopic,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: OffsetCommitRequestPartitionSchema },
-  ],
-};
-
 export const OffsetCommitRequestSchema: StructSchema = {
   name: "OffsetCommitRequest",
   create: createOffsetCommitRequest,
@@ -381,7 +385,7 @@ export const OffsetCommitRequestSchema: StructSchema = {
     { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [1, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
     { name: "groupInstanceId", specName: "GroupInstanceId", type: "string", array: false, versions: [7, 9], nullableVersions: [7, 32767], taggedVersions: null },
     { name: "retentionTimeMs", specName: "RetentionTimeMs", type: "int64", array: false, versions: [2, 4], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: OffsetCommitRequestTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: OffsetCommitRequest.TopicSchema },
   ],
 };
 

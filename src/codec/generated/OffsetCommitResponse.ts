@@ -6,27 +6,67 @@ export interface OffsetCommitResponse {
   /** Quota throttle time in milliseconds, or 0 if not throttled. Versions 3-9, ignorable. */
   throttleTimeMs: number;
   /** Results per topic. Versions 0-9. */
-  topics: OffsetCommitResponseTopic[];
+  topics: OffsetCommitResponse.Topic[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface OffsetCommitResponseTopic {
-  /** Topic name. Versions 0-9. */
-  name: string;
-  /** Results per partition. Versions 0-9. */
-  partitions: OffsetCommitResponsePartition[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace OffsetCommitResponse {
+  /** OffsetCommitResponseTopic in the spec. */
+  export interface Topic {
+    /** Topic name. Versions 0-9. */
+    name: string;
+    /** Results per partition. Versions 0-9. */
+    partitions: OffsetCommitResponse.Partition[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface OffsetCommitResponsePartition {
-  /** Partition number. Versions 0-9. */
-  partitionIndex: number;
-  /** Error code, 0 on success. Versions 0-9. */
-  errorCode: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** OffsetCommitResponsePartition in the spec. */
+  export interface Partition {
+    /** Partition number. Versions 0-9. */
+    partitionIndex: number;
+    /** Error code, 0 on success. Versions 0-9. */
+    errorCode: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A OffsetCommitResponse.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<OffsetCommitResponse.Topic>): OffsetCommitResponse.Topic {
+    const m: OffsetCommitResponse.Topic = {
+      name: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A OffsetCommitResponse.Partition with every field at its default, overridden by `init`. */
+  export function createPartition(init?: Partial<OffsetCommitResponse.Partition>): OffsetCommitResponse.Partition {
+    const m: OffsetCommitResponse.Partition = {
+      partitionIndex: 0,
+      errorCode: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const PartitionSchema: StructSchema = {
+    name: "OffsetCommitResponse.Partition",
+    create: createPartition,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const TopicSchema: StructSchema = {
+    name: "OffsetCommitResponse.Topic",
+    create: createTopic,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: PartitionSchema },
+    ],
+  };
 }
 
 /** A OffsetCommitResponse with every field at its default, overridden by `init`. */
@@ -38,37 +78,19 @@ export function createOffsetCommitResponse(init?: Partial<OffsetCommitResponse>)
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A OffsetCommitResponseTopic with every field at its default, overridden by `init`. */
-export function createOffsetCommitResponseTopic(init?: Partial<OffsetCommitResponseTopic>): OffsetCommitResponseTopic {
-  const m: OffsetCommitResponseTopic = {
-    name: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A OffsetCommitResponsePartition with every field at its default, overridden by `init`. */
-export function createOffsetCommitResponsePartition(init?: Partial<OffsetCommitResponsePartition>): OffsetCommitResponsePartition {
-  const m: OffsetCommitResponsePartition = {
-    partitionIndex: 0,
-    errorCode: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readOffsetCommitResponse_topics(r: Reader, v: number): OffsetCommitResponseTopic[] {
+function _readOffsetCommitResponse_topics(r: Reader, v: number): OffsetCommitResponse.Topic[] {
   const n = v < 8 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetCommitResponseTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetCommitResponseTopic(r, v));
+  const a: OffsetCommitResponse.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
 function _readOffsetCommitResponse(r: Reader, v: number): OffsetCommitResponse {
   const _throttleTimeMs: number = v < 3 ? 0 : r.int32();
-  const _topics: OffsetCommitResponseTopic[] = _readOffsetCommitResponse_topics(r, v);
+  const _topics: OffsetCommitResponse.Topic[] = _readOffsetCommitResponse_topics(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 8) {
     const count = r.uvarint();
@@ -83,19 +105,19 @@ function _readOffsetCommitResponse(r: Reader, v: number): OffsetCommitResponse {
   return m;
 }
 
-function _readOffsetCommitResponseTopic_partitions(r: Reader, v: number): OffsetCommitResponsePartition[] {
+function _readTopic_partitions(r: Reader, v: number): OffsetCommitResponse.Partition[] {
   const n = v < 8 ? r.arrayLength(6) : r.compactArrayLength(7);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetCommitResponsePartition[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetCommitResponsePartition(r, v));
+  const a: OffsetCommitResponse.Partition[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartition(r, v));
   return a;
 }
 
-function _readOffsetCommitResponseTopic(r: Reader, v: number): OffsetCommitResponseTopic {
+function _readTopic(r: Reader, v: number): OffsetCommitResponse.Topic {
   const _name: string = v < 8 ? r.string() : r.compactString();
-  const _partitions: OffsetCommitResponsePartition[] = _readOffsetCommitResponseTopic_partitions(r, v);
+  const _partitions: OffsetCommitResponse.Partition[] = _readTopic_partitions(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 8) {
     const count = r.uvarint();
@@ -105,12 +127,12 @@ function _readOffsetCommitResponseTopic(r: Reader, v: number): OffsetCommitRespo
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: OffsetCommitResponseTopic = { name: _name, partitions: _partitions };
+  const m: OffsetCommitResponse.Topic = { name: _name, partitions: _partitions };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readOffsetCommitResponsePartition(r: Reader, v: number): OffsetCommitResponsePartition {
+function _readPartition(r: Reader, v: number): OffsetCommitResponse.Partition {
   const _partitionIndex: number = r.int32();
   const _errorCode: number = r.int16();
   let _unknown: TaggedField[] | undefined;
@@ -122,15 +144,15 @@ function _readOffsetCommitResponsePartition(r: Reader, v: number): OffsetCommitR
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: OffsetCommitResponsePartition = { partitionIndex: _partitionIndex, errorCode: _errorCode };
+  const m: OffsetCommitResponse.Partition = { partitionIndex: _partitionIndex, errorCode: _errorCode };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeOffsetCommitResponse_topics(a: OffsetCommitResponseTopic[] | null, v: number): number {
+function _sizeOffsetCommitResponse_topics(a: OffsetCommitResponse.Topic[] | null, v: number): number {
   if (a === null) return v < 8 ? 4 : 1;
   let n = v < 8 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetCommitResponseTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
@@ -149,21 +171,21 @@ function _sizeOffsetCommitResponse(m: OffsetCommitResponse, v: number): number {
   return n;
 }
 
-function _sizeOffsetCommitResponseTopic_partitions(a: OffsetCommitResponsePartition[] | null, v: number): number {
+function _sizeTopic_partitions(a: OffsetCommitResponse.Partition[] | null, v: number): number {
   if (a === null) return v < 8 ? 4 : 1;
   let n = v < 8 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetCommitResponsePartition(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartition(a[i], v);
   return n;
 }
 
-function _sizeOffsetCommitResponseTopic(m: OffsetCommitResponseTopic, v: number): number {
+function _sizeTopic(m: OffsetCommitResponse.Topic, v: number): number {
   let n = 0;
   if (v < 8) {
     n += sizeOfString(m.name);
   } else {
     n += sizeOfCompactString(m.name);
   }
-  n += _sizeOffsetCommitResponseTopic_partitions(m.partitions, v);
+  n += _sizeTopic_partitions(m.partitions, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 8) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of OffsetCommitResponse does not support them.`);
   if (v >= 8) {
     const unknown = m.unknownTaggedFields;
@@ -172,7 +194,7 @@ function _sizeOffsetCommitResponseTopic(m: OffsetCommitResponseTopic, v: number)
   return n;
 }
 
-function _sizeOffsetCommitResponsePartition(m: OffsetCommitResponsePartition, v: number): number {
+function _sizePartition(m: OffsetCommitResponse.Partition, v: number): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
@@ -186,7 +208,7 @@ function _sizeOffsetCommitResponsePartition(m: OffsetCommitResponsePartition, v:
   return n;
 }
 
-function _writeOffsetCommitResponse_topics(w: Writer, a: OffsetCommitResponseTopic[] | null, v: number): void {
+function _writeOffsetCommitResponse_topics(w: Writer, a: OffsetCommitResponse.Topic[] | null, v: number): void {
   if (a === null) {
     if (v < 8) {
       w.int32(-1);
@@ -200,7 +222,7 @@ function _writeOffsetCommitResponse_topics(w: Writer, a: OffsetCommitResponseTop
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeOffsetCommitResponseTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
 function _writeOffsetCommitResponse(w: Writer, m: OffsetCommitResponse, v: number): void {
@@ -215,7 +237,7 @@ function _writeOffsetCommitResponse(w: Writer, m: OffsetCommitResponse, v: numbe
   }
 }
 
-function _writeOffsetCommitResponseTopic_partitions(w: Writer, a: OffsetCommitResponsePartition[] | null, v: number): void {
+function _writeTopic_partitions(w: Writer, a: OffsetCommitResponse.Partition[] | null, v: number): void {
   if (a === null) {
     if (v < 8) {
       w.int32(-1);
@@ -229,16 +251,16 @@ function _writeOffsetCommitResponseTopic_partitions(w: Writer, a: OffsetCommitRe
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeOffsetCommitResponsePartition(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartition(w, a[i], v);
 }
 
-function _writeOffsetCommitResponseTopic(w: Writer, m: OffsetCommitResponseTopic, v: number): void {
+function _writeTopic(w: Writer, m: OffsetCommitResponse.Topic, v: number): void {
   if (v < 8) {
     w.string(m.name);
   } else {
     w.compactString(m.name);
   }
-  _writeOffsetCommitResponseTopic_partitions(w, m.partitions, v);
+  _writeTopic_partitions(w, m.partitions, v);
   if (v >= 8) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -246,7 +268,7 @@ function _writeOffsetCommitResponseTopic(w: Writer, m: OffsetCommitResponseTopic
   }
 }
 
-function _writeOffsetCommitResponsePartition(w: Writer, m: OffsetCommitResponsePartition, v: number): void {
+function _writePartition(w: Writer, m: OffsetCommitResponse.Partition, v: number): void {
   w.int32(m.partitionIndex);
   w.int16(m.errorCode);
   if (v >= 8) {
@@ -256,30 +278,12 @@ function _writeOffsetCommitResponsePartition(w: Writer, m: OffsetCommitResponseP
   }
 }
 
-export const OffsetCommitResponsePartitionSchema: StructSchema = {
-  name: "OffsetCommitResponsePartition",
-  create: createOffsetCommitResponsePartition,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const OffsetCommitResponseTopicSchema: StructSchema = {
-  name: "OffsetCommitResponseTopic",
-  create: createOffsetCommitResponseTopic,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 9], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: OffsetCommitResponsePartitionSchema },
-  ],
-};
-
 export const OffsetCommitResponseSchema: StructSchema = {
   name: "OffsetCommitResponse",
   create: createOffsetCommitResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [3, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: OffsetCommitResponseTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 9], nullableVersions: null, taggedVersions: null, struct: OffsetCommitResponse.TopicSchema },
   ],
 };
 

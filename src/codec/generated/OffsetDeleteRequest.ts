@@ -6,19 +6,57 @@ export interface OffsetDeleteRequest {
   /** Group whose offsets are deleted. Versions 0. */
   groupId: string;
   /** Topics with offsets to delete. Versions 0. */
-  topics: OffsetDeleteRequestTopic[];
+  topics: OffsetDeleteRequest.Topic[];
 }
 
-export interface OffsetDeleteRequestTopic {
-  /** Topic name. Versions 0. */
-  name: string;
-  /** Partitions with offsets to delete. Versions 0. */
-  partitions: OffsetDeleteRequestPartition[];
-}
+export namespace OffsetDeleteRequest {
+  /** OffsetDeleteRequestTopic in the spec. */
+  export interface Topic {
+    /** Topic name. Versions 0. */
+    name: string;
+    /** Partitions with offsets to delete. Versions 0. */
+    partitions: OffsetDeleteRequest.Partition[];
+  }
 
-export interface OffsetDeleteRequestPartition {
-  /** Partition number. Versions 0. */
-  partitionIndex: number;
+  /** OffsetDeleteRequestPartition in the spec. */
+  export interface Partition {
+    /** Partition number. Versions 0. */
+    partitionIndex: number;
+  }
+
+  /** A OffsetDeleteRequest.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<OffsetDeleteRequest.Topic>): OffsetDeleteRequest.Topic {
+    const m: OffsetDeleteRequest.Topic = {
+      name: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A OffsetDeleteRequest.Partition with every field at its default, overridden by `init`. */
+  export function createPartition(init?: Partial<OffsetDeleteRequest.Partition>): OffsetDeleteRequest.Partition {
+    const m: OffsetDeleteRequest.Partition = {
+      partitionIndex: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const PartitionSchema: StructSchema = {
+    name: "OffsetDeleteRequest.Partition",
+    create: createPartition,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const TopicSchema: StructSchema = {
+    name: "OffsetDeleteRequest.Topic",
+    create: createTopic,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 0], nullableVersions: null, taggedVersions: null, struct: PartitionSchema },
+    ],
+  };
 }
 
 /** A OffsetDeleteRequest with every field at its default, overridden by `init`. */
@@ -30,67 +68,50 @@ export function createOffsetDeleteRequest(init?: Partial<OffsetDeleteRequest>): 
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A OffsetDeleteRequestTopic with every field at its default, overridden by `init`. */
-export function createOffsetDeleteRequestTopic(init?: Partial<OffsetDeleteRequestTopic>): OffsetDeleteRequestTopic {
-  const m: OffsetDeleteRequestTopic = {
-    name: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A OffsetDeleteRequestPartition with every field at its default, overridden by `init`. */
-export function createOffsetDeleteRequestPartition(init?: Partial<OffsetDeleteRequestPartition>): OffsetDeleteRequestPartition {
-  const m: OffsetDeleteRequestPartition = {
-    partitionIndex: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readOffsetDeleteRequest_topics(r: Reader, v: number): OffsetDeleteRequestTopic[] {
+function _readOffsetDeleteRequest_topics(r: Reader, v: number): OffsetDeleteRequest.Topic[] {
   const n = r.arrayLength(6);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetDeleteRequestTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetDeleteRequestTopic(r, v));
+  const a: OffsetDeleteRequest.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
 function _readOffsetDeleteRequest(r: Reader, v: number): OffsetDeleteRequest {
   const _groupId: string = r.string();
-  const _topics: OffsetDeleteRequestTopic[] = _readOffsetDeleteRequest_topics(r, v);
+  const _topics: OffsetDeleteRequest.Topic[] = _readOffsetDeleteRequest_topics(r, v);
   const m: OffsetDeleteRequest = { groupId: _groupId, topics: _topics };
   return m;
 }
 
-function _readOffsetDeleteRequestTopic_partitions(r: Reader, v: number): OffsetDeleteRequestPartition[] {
+function _readTopic_partitions(r: Reader, v: number): OffsetDeleteRequest.Partition[] {
   const n = r.arrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetDeleteRequestPartition[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetDeleteRequestPartition(r, v));
+  const a: OffsetDeleteRequest.Partition[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartition(r, v));
   return a;
 }
 
-function _readOffsetDeleteRequestTopic(r: Reader, v: number): OffsetDeleteRequestTopic {
+function _readTopic(r: Reader, v: number): OffsetDeleteRequest.Topic {
   const _name: string = r.string();
-  const _partitions: OffsetDeleteRequestPartition[] = _readOffsetDeleteRequestTopic_partitions(r, v);
-  const m: OffsetDeleteRequestTopic = { name: _name, partitions: _partitions };
+  const _partitions: OffsetDeleteRequest.Partition[] = _readTopic_partitions(r, v);
+  const m: OffsetDeleteRequest.Topic = { name: _name, partitions: _partitions };
   return m;
 }
 
-function _readOffsetDeleteRequestPartition(r: Reader, v: number): OffsetDeleteRequestPartition {
+function _readPartition(r: Reader, v: number): OffsetDeleteRequest.Partition {
   const _partitionIndex: number = r.int32();
-  const m: OffsetDeleteRequestPartition = { partitionIndex: _partitionIndex };
+  const m: OffsetDeleteRequest.Partition = { partitionIndex: _partitionIndex };
   return m;
 }
 
-function _sizeOffsetDeleteRequest_topics(a: OffsetDeleteRequestTopic[] | null, v: number): number {
+function _sizeOffsetDeleteRequest_topics(a: OffsetDeleteRequest.Topic[] | null, v: number): number {
   if (a === null) return 4;
   let n = 4;
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetDeleteRequestTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
@@ -101,34 +122,34 @@ function _sizeOffsetDeleteRequest(m: OffsetDeleteRequest, v: number): number {
   return n;
 }
 
-function _sizeOffsetDeleteRequestTopic_partitions(a: OffsetDeleteRequestPartition[] | null, v: number): number {
+function _sizeTopic_partitions(a: OffsetDeleteRequest.Partition[] | null, v: number): number {
   if (a === null) return 4;
   let n = 4;
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetDeleteRequestPartition(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartition(a[i], v);
   return n;
 }
 
-function _sizeOffsetDeleteRequestTopic(m: OffsetDeleteRequestTopic, v: number): number {
+function _sizeTopic(m: OffsetDeleteRequest.Topic, v: number): number {
   let n = 0;
   n += sizeOfString(m.name);
-  n += _sizeOffsetDeleteRequestTopic_partitions(m.partitions, v);
+  n += _sizeTopic_partitions(m.partitions, v);
   return n;
 }
 
-function _sizeOffsetDeleteRequestPartition(m: OffsetDeleteRequestPartition, v: number): number {
+function _sizePartition(m: OffsetDeleteRequest.Partition, v: number): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
   return n;
 }
 
-function _writeOffsetDeleteRequest_topics(w: Writer, a: OffsetDeleteRequestTopic[] | null, v: number): void {
+function _writeOffsetDeleteRequest_topics(w: Writer, a: OffsetDeleteRequest.Topic[] | null, v: number): void {
   if (a === null) {
     w.int32(-1);
     return;
   }
   w.int32(a.length);
-  for (let i = 0; i < a.length; i++) _writeOffsetDeleteRequestTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
 function _writeOffsetDeleteRequest(w: Writer, m: OffsetDeleteRequest, v: number): void {
@@ -136,47 +157,30 @@ function _writeOffsetDeleteRequest(w: Writer, m: OffsetDeleteRequest, v: number)
   _writeOffsetDeleteRequest_topics(w, m.topics, v);
 }
 
-function _writeOffsetDeleteRequestTopic_partitions(w: Writer, a: OffsetDeleteRequestPartition[] | null, v: number): void {
+function _writeTopic_partitions(w: Writer, a: OffsetDeleteRequest.Partition[] | null, v: number): void {
   if (a === null) {
     w.int32(-1);
     return;
   }
   w.int32(a.length);
-  for (let i = 0; i < a.length; i++) _writeOffsetDeleteRequestPartition(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartition(w, a[i], v);
 }
 
-function _writeOffsetDeleteRequestTopic(w: Writer, m: OffsetDeleteRequestTopic, v: number): void {
+function _writeTopic(w: Writer, m: OffsetDeleteRequest.Topic, v: number): void {
   w.string(m.name);
-  _writeOffsetDeleteRequestTopic_partitions(w, m.partitions, v);
+  _writeTopic_partitions(w, m.partitions, v);
 }
 
-function _writeOffsetDeleteRequestPartition(w: Writer, m: OffsetDeleteRequestPartition, v: number): void {
+function _writePartition(w: Writer, m: OffsetDeleteRequest.Partition, v: number): void {
   w.int32(m.partitionIndex);
 }
-
-export const OffsetDeleteRequestPartitionSchema: StructSchema = {
-  name: "OffsetDeleteRequestPartition",
-  create: createOffsetDeleteRequestPartition,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const OffsetDeleteRequestTopicSchema: StructSchema = {
-  name: "OffsetDeleteRequestTopic",
-  create: createOffsetDeleteRequestTopic,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 0], nullableVersions: null, taggedVersions: null, struct: OffsetDeleteRequestPartitionSchema },
-  ],
-};
 
 export const OffsetDeleteRequestSchema: StructSchema = {
   name: "OffsetDeleteRequest",
   create: createOffsetDeleteRequest,
   fields: [
     { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 0], nullableVersions: null, taggedVersions: null, struct: OffsetDeleteRequestTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 0], nullableVersions: null, taggedVersions: null, struct: OffsetDeleteRequest.TopicSchema },
   ],
 };
 

@@ -8,21 +8,61 @@ export interface OffsetDeleteResponse {
   /** Quota throttle time in milliseconds, or 0 if not throttled. Versions 0, ignorable. */
   throttleTimeMs: number;
   /** Results per topic. Versions 0. */
-  topics: OffsetDeleteResponseTopic[];
+  topics: OffsetDeleteResponse.Topic[];
 }
 
-export interface OffsetDeleteResponseTopic {
-  /** Topic name. Versions 0. */
-  name: string;
-  /** Results per partition. Versions 0. */
-  partitions: OffsetDeleteResponsePartition[];
-}
+export namespace OffsetDeleteResponse {
+  /** OffsetDeleteResponseTopic in the spec. */
+  export interface Topic {
+    /** Topic name. Versions 0. */
+    name: string;
+    /** Results per partition. Versions 0. */
+    partitions: OffsetDeleteResponse.Partition[];
+  }
 
-export interface OffsetDeleteResponsePartition {
-  /** Partition number. Versions 0. */
-  partitionIndex: number;
-  /** Error code, 0 on success. Versions 0. */
-  errorCode: number;
+  /** OffsetDeleteResponsePartition in the spec. */
+  export interface Partition {
+    /** Partition number. Versions 0. */
+    partitionIndex: number;
+    /** Error code, 0 on success. Versions 0. */
+    errorCode: number;
+  }
+
+  /** A OffsetDeleteResponse.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<OffsetDeleteResponse.Topic>): OffsetDeleteResponse.Topic {
+    const m: OffsetDeleteResponse.Topic = {
+      name: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A OffsetDeleteResponse.Partition with every field at its default, overridden by `init`. */
+  export function createPartition(init?: Partial<OffsetDeleteResponse.Partition>): OffsetDeleteResponse.Partition {
+    const m: OffsetDeleteResponse.Partition = {
+      partitionIndex: 0,
+      errorCode: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const PartitionSchema: StructSchema = {
+    name: "OffsetDeleteResponse.Partition",
+    create: createPartition,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const TopicSchema: StructSchema = {
+    name: "OffsetDeleteResponse.Topic",
+    create: createTopic,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 0], nullableVersions: null, taggedVersions: null, struct: PartitionSchema },
+    ],
+  };
 }
 
 /** A OffsetDeleteResponse with every field at its default, overridden by `init`. */
@@ -35,70 +75,52 @@ export function createOffsetDeleteResponse(init?: Partial<OffsetDeleteResponse>)
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A OffsetDeleteResponseTopic with every field at its default, overridden by `init`. */
-export function createOffsetDeleteResponseTopic(init?: Partial<OffsetDeleteResponseTopic>): OffsetDeleteResponseTopic {
-  const m: OffsetDeleteResponseTopic = {
-    name: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A OffsetDeleteResponsePartition with every field at its default, overridden by `init`. */
-export function createOffsetDeleteResponsePartition(init?: Partial<OffsetDeleteResponsePartition>): OffsetDeleteResponsePartition {
-  const m: OffsetDeleteResponsePartition = {
-    partitionIndex: 0,
-    errorCode: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readOffsetDeleteResponse_topics(r: Reader, v: number): OffsetDeleteResponseTopic[] {
+function _readOffsetDeleteResponse_topics(r: Reader, v: number): OffsetDeleteResponse.Topic[] {
   const n = r.arrayLength(6);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetDeleteResponseTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetDeleteResponseTopic(r, v));
+  const a: OffsetDeleteResponse.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
 function _readOffsetDeleteResponse(r: Reader, v: number): OffsetDeleteResponse {
   const _errorCode: number = r.int16();
   const _throttleTimeMs: number = r.int32();
-  const _topics: OffsetDeleteResponseTopic[] = _readOffsetDeleteResponse_topics(r, v);
+  const _topics: OffsetDeleteResponse.Topic[] = _readOffsetDeleteResponse_topics(r, v);
   const m: OffsetDeleteResponse = { errorCode: _errorCode, throttleTimeMs: _throttleTimeMs, topics: _topics };
   return m;
 }
 
-function _readOffsetDeleteResponseTopic_partitions(r: Reader, v: number): OffsetDeleteResponsePartition[] {
+function _readTopic_partitions(r: Reader, v: number): OffsetDeleteResponse.Partition[] {
   const n = r.arrayLength(6);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetDeleteResponsePartition[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetDeleteResponsePartition(r, v));
+  const a: OffsetDeleteResponse.Partition[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartition(r, v));
   return a;
 }
 
-function _readOffsetDeleteResponseTopic(r: Reader, v: number): OffsetDeleteResponseTopic {
+function _readTopic(r: Reader, v: number): OffsetDeleteResponse.Topic {
   const _name: string = r.string();
-  const _partitions: OffsetDeleteResponsePartition[] = _readOffsetDeleteResponseTopic_partitions(r, v);
-  const m: OffsetDeleteResponseTopic = { name: _name, partitions: _partitions };
+  const _partitions: OffsetDeleteResponse.Partition[] = _readTopic_partitions(r, v);
+  const m: OffsetDeleteResponse.Topic = { name: _name, partitions: _partitions };
   return m;
 }
 
-function _readOffsetDeleteResponsePartition(r: Reader, v: number): OffsetDeleteResponsePartition {
+function _readPartition(r: Reader, v: number): OffsetDeleteResponse.Partition {
   const _partitionIndex: number = r.int32();
   const _errorCode: number = r.int16();
-  const m: OffsetDeleteResponsePartition = { partitionIndex: _partitionIndex, errorCode: _errorCode };
+  const m: OffsetDeleteResponse.Partition = { partitionIndex: _partitionIndex, errorCode: _errorCode };
   return m;
 }
 
-function _sizeOffsetDeleteResponse_topics(a: OffsetDeleteResponseTopic[] | null, v: number): number {
+function _sizeOffsetDeleteResponse_topics(a: OffsetDeleteResponse.Topic[] | null, v: number): number {
   if (a === null) return 4;
   let n = 4;
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetDeleteResponseTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
@@ -112,21 +134,21 @@ function _sizeOffsetDeleteResponse(m: OffsetDeleteResponse, v: number): number {
   return n;
 }
 
-function _sizeOffsetDeleteResponseTopic_partitions(a: OffsetDeleteResponsePartition[] | null, v: number): number {
+function _sizeTopic_partitions(a: OffsetDeleteResponse.Partition[] | null, v: number): number {
   if (a === null) return 4;
   let n = 4;
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetDeleteResponsePartition(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartition(a[i], v);
   return n;
 }
 
-function _sizeOffsetDeleteResponseTopic(m: OffsetDeleteResponseTopic, v: number): number {
+function _sizeTopic(m: OffsetDeleteResponse.Topic, v: number): number {
   let n = 0;
   n += sizeOfString(m.name);
-  n += _sizeOffsetDeleteResponseTopic_partitions(m.partitions, v);
+  n += _sizeTopic_partitions(m.partitions, v);
   return n;
 }
 
-function _sizeOffsetDeleteResponsePartition(m: OffsetDeleteResponsePartition, v: number): number {
+function _sizePartition(m: OffsetDeleteResponse.Partition, v: number): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
@@ -135,13 +157,13 @@ function _sizeOffsetDeleteResponsePartition(m: OffsetDeleteResponsePartition, v:
   return n;
 }
 
-function _writeOffsetDeleteResponse_topics(w: Writer, a: OffsetDeleteResponseTopic[] | null, v: number): void {
+function _writeOffsetDeleteResponse_topics(w: Writer, a: OffsetDeleteResponse.Topic[] | null, v: number): void {
   if (a === null) {
     w.int32(-1);
     return;
   }
   w.int32(a.length);
-  for (let i = 0; i < a.length; i++) _writeOffsetDeleteResponseTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
 function _writeOffsetDeleteResponse(w: Writer, m: OffsetDeleteResponse, v: number): void {
@@ -150,42 +172,24 @@ function _writeOffsetDeleteResponse(w: Writer, m: OffsetDeleteResponse, v: numbe
   _writeOffsetDeleteResponse_topics(w, m.topics, v);
 }
 
-function _writeOffsetDeleteResponseTopic_partitions(w: Writer, a: OffsetDeleteResponsePartition[] | null, v: number): void {
+function _writeTopic_partitions(w: Writer, a: OffsetDeleteResponse.Partition[] | null, v: number): void {
   if (a === null) {
     w.int32(-1);
     return;
   }
   w.int32(a.length);
-  for (let i = 0; i < a.length; i++) _writeOffsetDeleteResponsePartition(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartition(w, a[i], v);
 }
 
-function _writeOffsetDeleteResponseTopic(w: Writer, m: OffsetDeleteResponseTopic, v: number): void {
+function _writeTopic(w: Writer, m: OffsetDeleteResponse.Topic, v: number): void {
   w.string(m.name);
-  _writeOffsetDeleteResponseTopic_partitions(w, m.partitions, v);
+  _writeTopic_partitions(w, m.partitions, v);
 }
 
-function _writeOffsetDeleteResponsePartition(w: Writer, m: OffsetDeleteResponsePartition, v: number): void {
+function _writePartition(w: Writer, m: OffsetDeleteResponse.Partition, v: number): void {
   w.int32(m.partitionIndex);
   w.int16(m.errorCode);
 }
-
-export const OffsetDeleteResponsePartitionSchema: StructSchema = {
-  name: "OffsetDeleteResponsePartition",
-  create: createOffsetDeleteResponsePartition,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const OffsetDeleteResponseTopicSchema: StructSchema = {
-  name: "OffsetDeleteResponseTopic",
-  create: createOffsetDeleteResponseTopic,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 0], nullableVersions: null, taggedVersions: null, struct: OffsetDeleteResponsePartitionSchema },
-  ],
-};
 
 export const OffsetDeleteResponseSchema: StructSchema = {
   name: "OffsetDeleteResponse",
@@ -193,7 +197,7 @@ export const OffsetDeleteResponseSchema: StructSchema = {
   fields: [
     { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null },
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [0, 0], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 0], nullableVersions: null, taggedVersions: null, struct: OffsetDeleteResponseTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 0], nullableVersions: null, taggedVersions: null, struct: OffsetDeleteResponse.TopicSchema },
   ],
 };
 

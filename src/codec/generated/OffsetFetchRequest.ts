@@ -6,44 +6,107 @@ export interface OffsetFetchRequest {
   /** Group to read offsets for (single-group versions). Versions 0-7. */
   groupId: string;
   /** Topics to read offsets for; null means every topic. Versions 0-7, nullable 2-7. */
-  topics: OffsetFetchRequestTopic[] | null;
+  topics: OffsetFetchRequest.Topic[] | null;
   /** Groups to read offsets for (multi-group versions). Versions 8-9. */
-  groups: OffsetFetchRequestGroup[];
+  groups: OffsetFetchRequest.Group[];
   /** If true, partitions with pending transactional offsets return a retriable error instead of an offset. Versions 7-9, default false. */
   requireStable: boolean;
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface OffsetFetchRequestTopic {
-  /** Topic name. Versions 0-7. */
-  name: string;
-  /** Partitions to read offsets for. Versions 0-7. */
-  partitionIndexes: number[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace OffsetFetchRequest {
+  /** OffsetFetchRequestTopic in the spec. */
+  export interface Topic {
+    /** Topic name. Versions 0-7. */
+    name: string;
+    /** Partitions to read offsets for. Versions 0-7. */
+    partitionIndexes: number[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface OffsetFetchRequestGroup {
-  /** Group id. Versions 8-9. */
-  groupId: string;
-  /** Member id of the caller for KIP-848 groups, or null. Versions 9, nullable 9+, default null, ignorable. */
-  memberId: string | null;
-  /** Member epoch of the caller for KIP-848 groups, or -1. Versions 9, default -1, ignorable. */
-  memberEpoch: number;
-  /** Topics to read offsets for; null means every topic. Versions 8-9, nullable 8+. */
-  topics: OffsetFetchRequestTopics[] | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  /** OffsetFetchRequestGroup in the spec. */
+  export interface Group {
+    /** Group id. Versions 8-9. */
+    groupId: string;
+    /** Member id of the caller for KIP-848 groups, or null. Versions 9, nullable 9+, default null, ignorable. */
+    memberId: string | null;
+    /** Member epoch of the caller for KIP-848 groups, or -1. Versions 9, default -1, ignorable. */
+    memberEpoch: number;
+    /** Topics to read offsets for; null means every topic. Versions 8-9, nullable 8+. */
+    topics: OffsetFetchRequest.Topics[] | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface OffsetFetchRequestTopics {
-  /** Topic name. Versions 8-9. */
-  name: string;
-  /** Partitions to read offsets for. Versions 8-9. */
-  partitionIndexes: number[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** OffsetFetchRequestTopics in the spec. */
+  export interface Topics {
+    /** Topic name. Versions 8-9. */
+    name: string;
+    /** Partitions to read offsets for. Versions 8-9. */
+    partitionIndexes: number[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A OffsetFetchRequest.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<OffsetFetchRequest.Topic>): OffsetFetchRequest.Topic {
+    const m: OffsetFetchRequest.Topic = {
+      name: "",
+      partitionIndexes: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A OffsetFetchRequest.Group with every field at its default, overridden by `init`. */
+  export function createGroup(init?: Partial<OffsetFetchRequest.Group>): OffsetFetchRequest.Group {
+    const m: OffsetFetchRequest.Group = {
+      groupId: "",
+      memberId: null,
+      memberEpoch: -1,
+      topics: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A OffsetFetchRequest.Topics with every field at its default, overridden by `init`. */
+  export function createTopics(init?: Partial<OffsetFetchRequest.Topics>): OffsetFetchRequest.Topics {
+    const m: OffsetFetchRequest.Topics = {
+      name: "",
+      partitionIndexes: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const TopicsSchema: StructSchema = {
+    name: "OffsetFetchRequest.Topics",
+    create: createTopics,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
+      { name: "partitionIndexes", specName: "PartitionIndexes", type: "int32", array: true, versions: [8, 9], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const GroupSchema: StructSchema = {
+    name: "OffsetFetchRequest.Group",
+    create: createGroup,
+    fields: [
+      { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
+      { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [9, 9], nullableVersions: [9, 32767], taggedVersions: null, ignorable: true },
+      { name: "memberEpoch", specName: "MemberEpoch", type: "int32", array: false, versions: [9, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "topics", specName: "Topics", type: "struct", array: true, versions: [8, 9], nullableVersions: [8, 32767], taggedVersions: null, struct: TopicsSchema },
+    ],
+  };
+
+  export const TopicSchema: StructSchema = {
+    name: "OffsetFetchRequest.Topic",
+    create: createTopic,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+      { name: "partitionIndexes", specName: "PartitionIndexes", type: "int32", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A OffsetFetchRequest with every field at its default, overridden by `init`. */
@@ -57,60 +120,31 @@ export function createOffsetFetchRequest(init?: Partial<OffsetFetchRequest>): Of
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A OffsetFetchRequestTopic with every field at its default, overridden by `init`. */
-export function createOffsetFetchRequestTopic(init?: Partial<OffsetFetchRequestTopic>): OffsetFetchRequestTopic {
-  const m: OffsetFetchRequestTopic = {
-    name: "",
-    partitionIndexes: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A OffsetFetchRequestGroup with every field at its default, overridden by `init`. */
-export function createOffsetFetchRequestGroup(init?: Partial<OffsetFetchRequestGroup>): OffsetFetchRequestGroup {
-  const m: OffsetFetchRequestGroup = {
-    groupId: "",
-    memberId: null,
-    memberEpoch: -1,
-    topics: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A OffsetFetchRequestTopics with every field at its default, overridden by `init`. */
-export function createOffsetFetchRequestTopics(init?: Partial<OffsetFetchRequestTopics>): OffsetFetchRequestTopics {
-  const m: OffsetFetchRequestTopics = {
-    name: "",
-    partitionIndexes: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readOffsetFetchRequest_topics(r: Reader, v: number): OffsetFetchRequestTopic[] | null {
+function _readOffsetFetchRequest_topics(r: Reader, v: number): OffsetFetchRequest.Topic[] | null {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     if (v < 2 ? false : true) return null;
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetFetchRequestTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetFetchRequestTopic(r, v));
+  const a: OffsetFetchRequest.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
-function _readOffsetFetchRequest_groups(r: Reader, v: number): OffsetFetchRequestGroup[] {
+function _readOffsetFetchRequest_groups(r: Reader, v: number): OffsetFetchRequest.Group[] {
   const n = r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetFetchRequestGroup[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetFetchRequestGroup(r, v));
+  const a: OffsetFetchRequest.Group[] = [];
+  for (let i = 0; i < n; i++) a.push(_readGroup(r, v));
   return a;
 }
 
 function _readOffsetFetchRequest(r: Reader, v: number): OffsetFetchRequest {
   const _groupId: string = v < 6 ? r.string() : v < 8 ? r.compactString() : "";
-  const _topics: OffsetFetchRequestTopic[] | null = v < 8 ? _readOffsetFetchRequest_topics(r, v) : [];
-  const _groups: OffsetFetchRequestGroup[] = v < 8 ? [] : _readOffsetFetchRequest_groups(r, v);
+  const _topics: OffsetFetchRequest.Topic[] | null = v < 8 ? _readOffsetFetchRequest_topics(r, v) : [];
+  const _groups: OffsetFetchRequest.Group[] = v < 8 ? [] : _readOffsetFetchRequest_groups(r, v);
   const _requireStable: boolean = v < 7 ? false : r.bool();
   let _unknown: TaggedField[] | undefined;
   if (v >= 6) {
@@ -126,7 +160,7 @@ function _readOffsetFetchRequest(r: Reader, v: number): OffsetFetchRequest {
   return m;
 }
 
-function _readOffsetFetchRequestTopic_partitionIndexes(r: Reader, v: number): number[] {
+function _readTopic_partitionIndexes(r: Reader, v: number): number[] {
   const n = v < 6 ? r.arrayLength(4) : r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
@@ -136,9 +170,9 @@ function _readOffsetFetchRequestTopic_partitionIndexes(r: Reader, v: number): nu
   return a;
 }
 
-function _readOffsetFetchRequestTopic(r: Reader, v: number): OffsetFetchRequestTopic {
+function _readTopic(r: Reader, v: number): OffsetFetchRequest.Topic {
   const _name: string = v < 6 ? r.string() : r.compactString();
-  const _partitionIndexes: number[] = _readOffsetFetchRequestTopic_partitionIndexes(r, v);
+  const _partitionIndexes: number[] = _readTopic_partitionIndexes(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 6) {
     const count = r.uvarint();
@@ -148,26 +182,26 @@ function _readOffsetFetchRequestTopic(r: Reader, v: number): OffsetFetchRequestT
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: OffsetFetchRequestTopic = { name: _name, partitionIndexes: _partitionIndexes };
+  const m: OffsetFetchRequest.Topic = { name: _name, partitionIndexes: _partitionIndexes };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readOffsetFetchRequestGroup_topics(r: Reader, v: number): OffsetFetchRequestTopics[] | null {
+function _readGroup_topics(r: Reader, v: number): OffsetFetchRequest.Topics[] | null {
   const n = r.compactArrayLength(3);
   if (n < 0) {
     return null;
   }
-  const a: OffsetFetchRequestTopics[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetFetchRequestTopics(r, v));
+  const a: OffsetFetchRequest.Topics[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopics(r, v));
   return a;
 }
 
-function _readOffsetFetchRequestGroup(r: Reader, v: number): OffsetFetchRequestGroup {
+function _readGroup(r: Reader, v: number): OffsetFetchRequest.Group {
   const _groupId: string = r.compactString();
   const _memberId: string | null = v < 9 ? null : r.compactNullableString();
   const _memberEpoch: number = v < 9 ? -1 : r.int32();
-  const _topics: OffsetFetchRequestTopics[] | null = _readOffsetFetchRequestGroup_topics(r, v);
+  const _topics: OffsetFetchRequest.Topics[] | null = _readGroup_topics(r, v);
   let _unknown: TaggedField[] | undefined;
   const count = r.uvarint();
   for (let t = 0; t < count; t++) {
@@ -175,12 +209,12 @@ function _readOffsetFetchRequestGroup(r: Reader, v: number): OffsetFetchRequestG
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: OffsetFetchRequestGroup = { groupId: _groupId, memberId: _memberId, memberEpoch: _memberEpoch, topics: _topics };
+  const m: OffsetFetchRequest.Group = { groupId: _groupId, memberId: _memberId, memberEpoch: _memberEpoch, topics: _topics };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readOffsetFetchRequestTopics_partitionIndexes(r: Reader, v: number): number[] {
+function _readTopics_partitionIndexes(r: Reader, v: number): number[] {
   const n = r.compactArrayLength(4);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
@@ -190,9 +224,9 @@ function _readOffsetFetchRequestTopics_partitionIndexes(r: Reader, v: number): n
   return a;
 }
 
-function _readOffsetFetchRequestTopics(r: Reader, v: number): OffsetFetchRequestTopics {
+function _readTopics(r: Reader, v: number): OffsetFetchRequest.Topics {
   const _name: string = r.compactString();
-  const _partitionIndexes: number[] = _readOffsetFetchRequestTopics_partitionIndexes(r, v);
+  const _partitionIndexes: number[] = _readTopics_partitionIndexes(r, v);
   let _unknown: TaggedField[] | undefined;
   const count = r.uvarint();
   for (let t = 0; t < count; t++) {
@@ -200,22 +234,22 @@ function _readOffsetFetchRequestTopics(r: Reader, v: number): OffsetFetchRequest
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: OffsetFetchRequestTopics = { name: _name, partitionIndexes: _partitionIndexes };
+  const m: OffsetFetchRequest.Topics = { name: _name, partitionIndexes: _partitionIndexes };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeOffsetFetchRequest_topics(a: OffsetFetchRequestTopic[] | null, v: number): number {
+function _sizeOffsetFetchRequest_topics(a: OffsetFetchRequest.Topic[] | null, v: number): number {
   if (a === null) return v < 6 ? 4 : 1;
   let n = v < 6 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetFetchRequestTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
-function _sizeOffsetFetchRequest_groups(a: OffsetFetchRequestGroup[] | null, v: number): number {
+function _sizeOffsetFetchRequest_groups(a: OffsetFetchRequest.Group[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetFetchRequestGroup(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeGroup(a[i], v);
   return n;
 }
 
@@ -254,7 +288,7 @@ function _sizeOffsetFetchRequest(m: OffsetFetchRequest, v: number): number {
   return n;
 }
 
-function _sizeOffsetFetchRequestTopic_partitionIndexes(a: number[] | null, v: number): number {
+function _sizeTopic_partitionIndexes(a: number[] | null, v: number): number {
   if (a === null) return v < 6 ? 4 : 1;
   let n = v < 6 ? 4 : sizeOfUvarint(a.length + 1);
   for (let i = 0; i < a.length; i++) if ((a[i] | 0) !== a[i]) throw badInteger("PartitionIndexes", 'int32', a[i]);
@@ -262,14 +296,14 @@ function _sizeOffsetFetchRequestTopic_partitionIndexes(a: number[] | null, v: nu
   return n;
 }
 
-function _sizeOffsetFetchRequestTopic(m: OffsetFetchRequestTopic, v: number): number {
+function _sizeTopic(m: OffsetFetchRequest.Topic, v: number): number {
   let n = 0;
   if (v < 6) {
     n += sizeOfString(m.name);
   } else {
     n += sizeOfCompactString(m.name);
   }
-  n += _sizeOffsetFetchRequestTopic_partitionIndexes(m.partitionIndexes, v);
+  n += _sizeTopic_partitionIndexes(m.partitionIndexes, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 6) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of OffsetFetchRequest does not support them.`);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
@@ -278,14 +312,14 @@ function _sizeOffsetFetchRequestTopic(m: OffsetFetchRequestTopic, v: number): nu
   return n;
 }
 
-function _sizeOffsetFetchRequestGroup_topics(a: OffsetFetchRequestTopics[] | null, v: number): number {
+function _sizeGroup_topics(a: OffsetFetchRequest.Topics[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetFetchRequestTopics(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopics(a[i], v);
   return n;
 }
 
-function _sizeOffsetFetchRequestGroup(m: OffsetFetchRequestGroup, v: number): number {
+function _sizeGroup(m: OffsetFetchRequest.Group, v: number): number {
   let n = 0;
   n += sizeOfCompactString(m.groupId);
   if (v >= 9) {
@@ -295,13 +329,13 @@ function _sizeOffsetFetchRequestGroup(m: OffsetFetchRequestGroup, v: number): nu
     if ((m.memberEpoch | 0) !== m.memberEpoch) throw badInteger("MemberEpoch", 'int32', m.memberEpoch);
     n += 4;
   }
-  n += _sizeOffsetFetchRequestGroup_topics(m.topics, v);
+  n += _sizeGroup_topics(m.topics, v);
   const unknown = m.unknownTaggedFields;
   n += sizeOfTagSection(0, unknown, NO_KNOWN_TAGS);
   return n;
 }
 
-function _sizeOffsetFetchRequestTopics_partitionIndexes(a: number[] | null, v: number): number {
+function _sizeTopics_partitionIndexes(a: number[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
   for (let i = 0; i < a.length; i++) if ((a[i] | 0) !== a[i]) throw badInteger("PartitionIndexes", 'int32', a[i]);
@@ -309,16 +343,16 @@ function _sizeOffsetFetchRequestTopics_partitionIndexes(a: number[] | null, v: n
   return n;
 }
 
-function _sizeOffsetFetchRequestTopics(m: OffsetFetchRequestTopics, v: number): number {
+function _sizeTopics(m: OffsetFetchRequest.Topics, v: number): number {
   let n = 0;
   n += sizeOfCompactString(m.name);
-  n += _sizeOffsetFetchRequestTopics_partitionIndexes(m.partitionIndexes, v);
+  n += _sizeTopics_partitionIndexes(m.partitionIndexes, v);
   const unknown = m.unknownTaggedFields;
   n += sizeOfTagSection(0, unknown, NO_KNOWN_TAGS);
   return n;
 }
 
-function _writeOffsetFetchRequest_topics(w: Writer, a: OffsetFetchRequestTopic[] | null, v: number): void {
+function _writeOffsetFetchRequest_topics(w: Writer, a: OffsetFetchRequest.Topic[] | null, v: number): void {
   if (a === null) {
     if (v < 6) {
       w.int32(-1);
@@ -332,16 +366,16 @@ function _writeOffsetFetchRequest_topics(w: Writer, a: OffsetFetchRequestTopic[]
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeOffsetFetchRequestTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
-function _writeOffsetFetchRequest_groups(w: Writer, a: OffsetFetchRequestGroup[] | null, v: number): void {
+function _writeOffsetFetchRequest_groups(w: Writer, a: OffsetFetchRequest.Group[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeOffsetFetchRequestGroup(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeGroup(w, a[i], v);
 }
 
 function _writeOffsetFetchRequest(w: Writer, m: OffsetFetchRequest, v: number): void {
@@ -366,7 +400,7 @@ function _writeOffsetFetchRequest(w: Writer, m: OffsetFetchRequest, v: number): 
   }
 }
 
-function _writeOffsetFetchRequestTopic_partitionIndexes(w: Writer, a: number[] | null, v: number): void {
+function _writeTopic_partitionIndexes(w: Writer, a: number[] | null, v: number): void {
   if (a === null) {
     if (v < 6) {
       w.int32(-1);
@@ -385,13 +419,13 @@ function _writeOffsetFetchRequestTopic_partitionIndexes(w: Writer, a: number[] |
   }
 }
 
-function _writeOffsetFetchRequestTopic(w: Writer, m: OffsetFetchRequestTopic, v: number): void {
+function _writeTopic(w: Writer, m: OffsetFetchRequest.Topic, v: number): void {
   if (v < 6) {
     w.string(m.name);
   } else {
     w.compactString(m.name);
   }
-  _writeOffsetFetchRequestTopic_partitionIndexes(w, m.partitionIndexes, v);
+  _writeTopic_partitionIndexes(w, m.partitionIndexes, v);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -399,16 +433,16 @@ function _writeOffsetFetchRequestTopic(w: Writer, m: OffsetFetchRequestTopic, v:
   }
 }
 
-function _writeOffsetFetchRequestGroup_topics(w: Writer, a: OffsetFetchRequestTopics[] | null, v: number): void {
+function _writeGroup_topics(w: Writer, a: OffsetFetchRequest.Topics[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeOffsetFetchRequestTopics(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopics(w, a[i], v);
 }
 
-function _writeOffsetFetchRequestGroup(w: Writer, m: OffsetFetchRequestGroup, v: number): void {
+function _writeGroup(w: Writer, m: OffsetFetchRequest.Group, v: number): void {
   w.compactString(m.groupId);
   if (v >= 9) {
     w.compactString(m.memberId);
@@ -416,13 +450,13 @@ function _writeOffsetFetchRequestGroup(w: Writer, m: OffsetFetchRequestGroup, v:
   if (v >= 9) {
     w.int32(m.memberEpoch);
   }
-  _writeOffsetFetchRequestGroup_topics(w, m.topics, v);
+  _writeGroup_topics(w, m.topics, v);
   const unknown = m.unknownTaggedFields;
   w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-function _writeOffsetFetchRequestTopics_partitionIndexes(w: Writer, a: number[] | null, v: number): void {
+function _writeTopics_partitionIndexes(w: Writer, a: number[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
@@ -433,50 +467,21 @@ function _writeOffsetFetchRequestTopics_partitionIndexes(w: Writer, a: number[] 
   }
 }
 
-function _writeOffsetFetchRequestTopics(w: Writer, m: OffsetFetchRequestTopics, v: number): void {
+function _writeTopics(w: Writer, m: OffsetFetchRequest.Topics, v: number): void {
   w.compactString(m.name);
-  _writeOffsetFetchRequestTopics_partitionIndexes(w, m.partitionIndexes, v);
+  _writeTopics_partitionIndexes(w, m.partitionIndexes, v);
   const unknown = m.unknownTaggedFields;
   w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, Infinity);
 }
-
-export const OffsetFetchRequestTopicsSchema: StructSchema = {
-  name: "OffsetFetchRequestTopics",
-  create: createOffsetFetchRequestTopics,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
-    { name: "partitionIndexes", specName: "PartitionIndexes", type: "int32", array: true, versions: [8, 9], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const OffsetFetchRequestGroupSchema: StructSchema = {
-  name: "OffsetFetchRequestGroup",
-  create: createOffsetFetchRequestGroup,
-  fields: [
-    { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
-    { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [9, 9], nullableVersions: [9, 32767], taggedVersions: null, ignorable: true },
-    { name: "memberEpoch", specName: "MemberEpoch", type: "int32", array: false, versions: [9, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [8, 9], nullableVersions: [8, 32767], taggedVersions: null, struct: OffsetFetchRequestTopicsSchema },
-  ],
-};
-
-export const OffsetFetchRequestTopicSchema: StructSchema = {
-  name: "OffsetFetchRequestTopic",
-  create: createOffsetFetchRequestTopic,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "partitionIndexes", specName: "PartitionIndexes", type: "int32", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-  ],
-};
 
 export const OffsetFetchRequestSchema: StructSchema = {
   name: "OffsetFetchRequest",
   create: createOffsetFetchRequest,
   fields: [
     { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 7], nullableVersions: [2, 7], taggedVersions: null, struct: OffsetFetchRequestTopicSchema },
-    { name: "groups", specName: "Groups", type: "struct", array: true, versions: [8, 9], nullableVersions: null, taggedVersions: null, struct: OffsetFetchRequestGroupSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 7], nullableVersions: [2, 7], taggedVersions: null, struct: OffsetFetchRequest.TopicSchema },
+    { name: "groups", specName: "Groups", type: "struct", array: true, versions: [8, 9], nullableVersions: null, taggedVersions: null, struct: OffsetFetchRequest.GroupSchema },
     { name: "requireStable", specName: "RequireStable", type: "bool", array: false, versions: [7, 9], nullableVersions: null, taggedVersions: null },
   ],
 };

@@ -6,72 +6,183 @@ export interface OffsetFetchResponse {
   /** Quota throttle time in milliseconds, or 0 if not throttled. Versions 3-9, ignorable. */
   throttleTimeMs: number;
   /** Results per topic (single-group versions). Versions 0-7. */
-  topics: OffsetFetchResponseTopic[];
+  topics: OffsetFetchResponse.Topic[];
   /** Top-level error code, 0 on success. Versions 2-7, default 0, ignorable. */
   errorCode: number;
   /** Results per group (multi-group versions). Versions 8-9. */
-  groups: OffsetFetchResponseGroup[];
+  groups: OffsetFetchResponse.Group[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface OffsetFetchResponseTopic {
-  /** Topic name. Versions 0-7. */
-  name: string;
-  /** Results per partition. Versions 0-7. */
-  partitions: OffsetFetchResponsePartition[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace OffsetFetchResponse {
+  /** OffsetFetchResponseTopic in the spec. */
+  export interface Topic {
+    /** Topic name. Versions 0-7. */
+    name: string;
+    /** Results per partition. Versions 0-7. */
+    partitions: OffsetFetchResponse.Partition[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface OffsetFetchResponsePartition {
-  /** Partition number. Versions 0-7. */
-  partitionIndex: number;
-  /** Committed offset, or -1 if none. Versions 0-7. */
-  committedOffset: bigint;
-  /** Leader epoch stored with the offset, or -1. Versions 5-7, default -1, ignorable. */
-  committedLeaderEpoch: number;
-  /** Client metadata stored with the offset. Versions 0-7, nullable 0-7. */
-  metadata: string | null;
-  /** Error code, 0 on success. Versions 0-7. */
-  errorCode: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  /** OffsetFetchResponsePartition in the spec. */
+  export interface Partition {
+    /** Partition number. Versions 0-7. */
+    partitionIndex: number;
+    /** Committed offset, or -1 if none. Versions 0-7. */
+    committedOffset: bigint;
+    /** Leader epoch stored with the offset, or -1. Versions 5-7, default -1, ignorable. */
+    committedLeaderEpoch: number;
+    /** Client metadata stored with the offset. Versions 0-7, nullable 0-7. */
+    metadata: string | null;
+    /** Error code, 0 on success. Versions 0-7. */
+    errorCode: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface OffsetFetchResponseGroup {
-  /** Group id. Versions 8-9. */
-  groupId: string;
-  /** Results per topic. Versions 8-9. */
-  topics: OffsetFetchResponseTopics[];
-  /** Group error code, 0 on success. Versions 8-9, default 0. */
-  errorCode: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  /** OffsetFetchResponseGroup in the spec. */
+  export interface Group {
+    /** Group id. Versions 8-9. */
+    groupId: string;
+    /** Results per topic. Versions 8-9. */
+    topics: OffsetFetchResponse.Topics[];
+    /** Group error code, 0 on success. Versions 8-9, default 0. */
+    errorCode: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface OffsetFetchResponseTopics {
-  /** Topic name. Versions 8-9. */
-  name: string;
-  /** Results per partition. Versions 8-9. */
-  partitions: OffsetFetchResponsePartitions[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  /** OffsetFetchResponseTopics in the spec. */
+  export interface Topics {
+    /** Topic name. Versions 8-9. */
+    name: string;
+    /** Results per partition. Versions 8-9. */
+    partitions: OffsetFetchResponse.Partitions[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface OffsetFetchResponsePartitions {
-  /** Partition number. Versions 8-9. */
-  partitionIndex: number;
-  /** Committed offset, or -1 if none. Versions 8-9. */
-  committedOffset: bigint;
-  /** Leader epoch stored with the offset, or -1. Versions 8-9, default -1, ignorable. */
-  committedLeaderEpoch: number;
-  /** Client metadata stored with the offset. Versions 8-9, nullable 8+. */
-  metadata: string | null;
-  /** Partition error code, 0 on success. Versions 8-9. */
-  errorCode: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  /** OffsetFetchResponsePartitions in the spec. */
+  export interface Partitions {
+    /** Partition number. Versions 8-9. */
+    partitionIndex: number;
+    /** Committed offset, or -1 if none. Versions 8-9. */
+    committedOffset: bigint;
+    /** Leader epoch stored with the offset, or -1. Versions 8-9, default -1, ignorable. */
+    committedLeaderEpoch: number;
+    /** Client metadata stored with the offset. Versions 8-9, nullable 8+. */
+    metadata: string | null;
+    /** Partition error code, 0 on success. Versions 8-9. */
+    errorCode: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A OffsetFetchResponse.Topic with every field at its default, overridden by `init`. */
+  export function createTopic(init?: Partial<OffsetFetchResponse.Topic>): OffsetFetchResponse.Topic {
+    const m: OffsetFetchResponse.Topic = {
+      name: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A OffsetFetchResponse.Partition with every field at its default, overridden by `init`. */
+  export function createPartition(init?: Partial<OffsetFetchResponse.Partition>): OffsetFetchResponse.Partition {
+    const m: OffsetFetchResponse.Partition = {
+      partitionIndex: 0,
+      committedOffset: 0n,
+      committedLeaderEpoch: -1,
+      metadata: "",
+      errorCode: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A OffsetFetchResponse.Group with every field at its default, overridden by `init`. */
+  export function createGroup(init?: Partial<OffsetFetchResponse.Group>): OffsetFetchResponse.Group {
+    const m: OffsetFetchResponse.Group = {
+      groupId: "",
+      topics: [],
+      errorCode: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A OffsetFetchResponse.Topics with every field at its default, overridden by `init`. */
+  export function createTopics(init?: Partial<OffsetFetchResponse.Topics>): OffsetFetchResponse.Topics {
+    const m: OffsetFetchResponse.Topics = {
+      name: "",
+      partitions: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A OffsetFetchResponse.Partitions with every field at its default, overridden by `init`. */
+  export function createPartitions(init?: Partial<OffsetFetchResponse.Partitions>): OffsetFetchResponse.Partitions {
+    const m: OffsetFetchResponse.Partitions = {
+      partitionIndex: 0,
+      committedOffset: 0n,
+      committedLeaderEpoch: -1,
+      metadata: "",
+      errorCode: 0,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const PartitionsSchema: StructSchema = {
+    name: "OffsetFetchResponse.Partitions",
+    create: createPartitions,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
+      { name: "committedOffset", specName: "CommittedOffset", type: "int64", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
+      { name: "committedLeaderEpoch", specName: "CommittedLeaderEpoch", type: "int32", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "metadata", specName: "Metadata", type: "string", array: false, versions: [8, 9], nullableVersions: [8, 32767], taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const TopicsSchema: StructSchema = {
+    name: "OffsetFetchResponse.Topics",
+    create: createTopics,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [8, 9], nullableVersions: null, taggedVersions: null, struct: PartitionsSchema },
+    ],
+  };
+
+  export const GroupSchema: StructSchema = {
+    name: "OffsetFetchResponse.Group",
+    create: createGroup,
+    fields: [
+      { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
+      { name: "topics", specName: "Topics", type: "struct", array: true, versions: [8, 9], nullableVersions: null, taggedVersions: null, struct: TopicsSchema },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const PartitionSchema: StructSchema = {
+    name: "OffsetFetchResponse.Partition",
+    create: createPartition,
+    fields: [
+      { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+      { name: "committedOffset", specName: "CommittedOffset", type: "int64", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+      { name: "committedLeaderEpoch", specName: "CommittedLeaderEpoch", type: "int32", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "metadata", specName: "Metadata", type: "string", array: false, versions: [0, 7], nullableVersions: [0, 7], taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const TopicSchema: StructSchema = {
+    name: "OffsetFetchResponse.Topic",
+    create: createTopic,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
+      { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: PartitionSchema },
+    ],
+  };
 }
 
 /** A OffsetFetchResponse with every field at its default, overridden by `init`. */
@@ -85,83 +196,31 @@ export function createOffsetFetchResponse(init?: Partial<OffsetFetchResponse>): 
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A OffsetFetchResponseTopic with every field at its default, overridden by `init`. */
-export function createOffsetFetchResponseTopic(init?: Partial<OffsetFetchResponseTopic>): OffsetFetchResponseTopic {
-  const m: OffsetFetchResponseTopic = {
-    name: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A OffsetFetchResponsePartition with every field at its default, overridden by `init`. */
-export function createOffsetFetchResponsePartition(init?: Partial<OffsetFetchResponsePartition>): OffsetFetchResponsePartition {
-  const m: OffsetFetchResponsePartition = {
-    partitionIndex: 0,
-    committedOffset: 0n,
-    committedLeaderEpoch: -1,
-    metadata: "",
-    errorCode: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A OffsetFetchResponseGroup with every field at its default, overridden by `init`. */
-export function createOffsetFetchResponseGroup(init?: Partial<OffsetFetchResponseGroup>): OffsetFetchResponseGroup {
-  const m: OffsetFetchResponseGroup = {
-    groupId: "",
-    topics: [],
-    errorCode: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A OffsetFetchResponseTopics with every field at its default, overridden by `init`. */
-export function createOffsetFetchResponseTopics(init?: Partial<OffsetFetchResponseTopics>): OffsetFetchResponseTopics {
-  const m: OffsetFetchResponseTopics = {
-    name: "",
-    partitions: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A OffsetFetchResponsePartitions with every field at its default, overridden by `init`. */
-export function createOffsetFetchResponsePartitions(init?: Partial<OffsetFetchResponsePartitions>): OffsetFetchResponsePartitions {
-  const m: OffsetFetchResponsePartitions = {
-    partitionIndex: 0,
-    committedOffset: 0n,
-    committedLeaderEpoch: -1,
-    metadata: "",
-    errorCode: 0,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readOffsetFetchResponse_topics(r: Reader, v: number): OffsetFetchResponseTopic[] {
+function _readOffsetFetchResponse_topics(r: Reader, v: number): OffsetFetchResponse.Topic[] {
   const n = v < 6 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetFetchResponseTopic[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetFetchResponseTopic(r, v));
+  const a: OffsetFetchResponse.Topic[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopic(r, v));
   return a;
 }
 
-function _readOffsetFetchResponse_groups(r: Reader, v: number): OffsetFetchResponseGroup[] {
+function _readOffsetFetchResponse_groups(r: Reader, v: number): OffsetFetchResponse.Group[] {
   const n = r.compactArrayLength(5);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetFetchResponseGroup[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetFetchResponseGroup(r, v));
+  const a: OffsetFetchResponse.Group[] = [];
+  for (let i = 0; i < n; i++) a.push(_readGroup(r, v));
   return a;
 }
 
 function _readOffsetFetchResponse(r: Reader, v: number): OffsetFetchResponse {
   const _throttleTimeMs: number = v < 3 ? 0 : r.int32();
-  const _topics: OffsetFetchResponseTopic[] = v < 8 ? _readOffsetFetchResponse_topics(r, v) : [];
+  const _topics: OffsetFetchResponse.Topic[] = v < 8 ? _readOffsetFetchResponse_topics(r, v) : [];
   const _errorCode: number = v < 2 ? 0 : v < 8 ? r.int16() : 0;
-  const _groups: OffsetFetchResponseGroup[] = v < 8 ? [] : _readOffsetFetchResponse_groups(r, v);
+  const _groups: OffsetFetchResponse.Group[] = v < 8 ? [] : _readOffsetFetchResponse_groups(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 6) {
     const count = r.uvarint();
@@ -176,19 +235,19 @@ function _readOffsetFetchResponse(r: Reader, v: number): OffsetFetchResponse {
   return m;
 }
 
-function _readOffsetFetchResponseTopic_partitions(r: Reader, v: number): OffsetFetchResponsePartition[] {
+function _readTopic_partitions(r: Reader, v: number): OffsetFetchResponse.Partition[] {
   const n = v < 6 ? r.arrayLength(16) : r.compactArrayLength(20);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetFetchResponsePartition[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetFetchResponsePartition(r, v));
+  const a: OffsetFetchResponse.Partition[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartition(r, v));
   return a;
 }
 
-function _readOffsetFetchResponseTopic(r: Reader, v: number): OffsetFetchResponseTopic {
+function _readTopic(r: Reader, v: number): OffsetFetchResponse.Topic {
   const _name: string = v < 6 ? r.string() : r.compactString();
-  const _partitions: OffsetFetchResponsePartition[] = _readOffsetFetchResponseTopic_partitions(r, v);
+  const _partitions: OffsetFetchResponse.Partition[] = _readTopic_partitions(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 6) {
     const count = r.uvarint();
@@ -198,12 +257,12 @@ function _readOffsetFetchResponseTopic(r: Reader, v: number): OffsetFetchRespons
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: OffsetFetchResponseTopic = { name: _name, partitions: _partitions };
+  const m: OffsetFetchResponse.Topic = { name: _name, partitions: _partitions };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readOffsetFetchResponsePartition(r: Reader, v: number): OffsetFetchResponsePartition {
+function _readPartition(r: Reader, v: number): OffsetFetchResponse.Partition {
   const _partitionIndex: number = r.int32();
   const _committedOffset: bigint = r.int64();
   const _committedLeaderEpoch: number = v < 5 ? -1 : r.int32();
@@ -218,24 +277,24 @@ function _readOffsetFetchResponsePartition(r: Reader, v: number): OffsetFetchRes
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: OffsetFetchResponsePartition = { partitionIndex: _partitionIndex, committedOffset: _committedOffset, committedLeaderEpoch: _committedLeaderEpoch, metadata: _metadata, errorCode: _errorCode };
+  const m: OffsetFetchResponse.Partition = { partitionIndex: _partitionIndex, committedOffset: _committedOffset, committedLeaderEpoch: _committedLeaderEpoch, metadata: _metadata, errorCode: _errorCode };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readOffsetFetchResponseGroup_topics(r: Reader, v: number): OffsetFetchResponseTopics[] {
+function _readGroup_topics(r: Reader, v: number): OffsetFetchResponse.Topics[] {
   const n = r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetFetchResponseTopics[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetFetchResponseTopics(r, v));
+  const a: OffsetFetchResponse.Topics[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopics(r, v));
   return a;
 }
 
-function _readOffsetFetchResponseGroup(r: Reader, v: number): OffsetFetchResponseGroup {
+function _readGroup(r: Reader, v: number): OffsetFetchResponse.Group {
   const _groupId: string = r.compactString();
-  const _topics: OffsetFetchResponseTopics[] = _readOffsetFetchResponseGroup_topics(r, v);
+  const _topics: OffsetFetchResponse.Topics[] = _readGroup_topics(r, v);
   const _errorCode: number = r.int16();
   let _unknown: TaggedField[] | undefined;
   const count = r.uvarint();
@@ -244,24 +303,24 @@ function _readOffsetFetchResponseGroup(r: Reader, v: number): OffsetFetchRespons
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: OffsetFetchResponseGroup = { groupId: _groupId, topics: _topics, errorCode: _errorCode };
+  const m: OffsetFetchResponse.Group = { groupId: _groupId, topics: _topics, errorCode: _errorCode };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readOffsetFetchResponseTopics_partitions(r: Reader, v: number): OffsetFetchResponsePartitions[] {
+function _readTopics_partitions(r: Reader, v: number): OffsetFetchResponse.Partitions[] {
   const n = r.compactArrayLength(20);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: OffsetFetchResponsePartitions[] = [];
-  for (let i = 0; i < n; i++) a.push(_readOffsetFetchResponsePartitions(r, v));
+  const a: OffsetFetchResponse.Partitions[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartitions(r, v));
   return a;
 }
 
-function _readOffsetFetchResponseTopics(r: Reader, v: number): OffsetFetchResponseTopics {
+function _readTopics(r: Reader, v: number): OffsetFetchResponse.Topics {
   const _name: string = r.compactString();
-  const _partitions: OffsetFetchResponsePartitions[] = _readOffsetFetchResponseTopics_partitions(r, v);
+  const _partitions: OffsetFetchResponse.Partitions[] = _readTopics_partitions(r, v);
   let _unknown: TaggedField[] | undefined;
   const count = r.uvarint();
   for (let t = 0; t < count; t++) {
@@ -269,12 +328,12 @@ function _readOffsetFetchResponseTopics(r: Reader, v: number): OffsetFetchRespon
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: OffsetFetchResponseTopics = { name: _name, partitions: _partitions };
+  const m: OffsetFetchResponse.Topics = { name: _name, partitions: _partitions };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readOffsetFetchResponsePartitions(r: Reader, v: number): OffsetFetchResponsePartitions {
+function _readPartitions(r: Reader, v: number): OffsetFetchResponse.Partitions {
   const _partitionIndex: number = r.int32();
   const _committedOffset: bigint = r.int64();
   const _committedLeaderEpoch: number = r.int32();
@@ -287,22 +346,22 @@ function _readOffsetFetchResponsePartitions(r: Reader, v: number): OffsetFetchRe
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: OffsetFetchResponsePartitions = { partitionIndex: _partitionIndex, committedOffset: _committedOffset, committedLeaderEpoch: _committedLeaderEpoch, metadata: _metadata, errorCode: _errorCode };
+  const m: OffsetFetchResponse.Partitions = { partitionIndex: _partitionIndex, committedOffset: _committedOffset, committedLeaderEpoch: _committedLeaderEpoch, metadata: _metadata, errorCode: _errorCode };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeOffsetFetchResponse_topics(a: OffsetFetchResponseTopic[] | null, v: number): number {
+function _sizeOffsetFetchResponse_topics(a: OffsetFetchResponse.Topic[] | null, v: number): number {
   if (a === null) return v < 6 ? 4 : 1;
   let n = v < 6 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetFetchResponseTopic(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopic(a[i], v);
   return n;
 }
 
-function _sizeOffsetFetchResponse_groups(a: OffsetFetchResponseGroup[] | null, v: number): number {
+function _sizeOffsetFetchResponse_groups(a: OffsetFetchResponse.Group[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetFetchResponseGroup(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeGroup(a[i], v);
   return n;
 }
 
@@ -334,21 +393,21 @@ function _sizeOffsetFetchResponse(m: OffsetFetchResponse, v: number): number {
   return n;
 }
 
-function _sizeOffsetFetchResponseTopic_partitions(a: OffsetFetchResponsePartition[] | null, v: number): number {
+function _sizeTopic_partitions(a: OffsetFetchResponse.Partition[] | null, v: number): number {
   if (a === null) return v < 6 ? 4 : 1;
   let n = v < 6 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetFetchResponsePartition(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartition(a[i], v);
   return n;
 }
 
-function _sizeOffsetFetchResponseTopic(m: OffsetFetchResponseTopic, v: number): number {
+function _sizeTopic(m: OffsetFetchResponse.Topic, v: number): number {
   let n = 0;
   if (v < 6) {
     n += sizeOfString(m.name);
   } else {
     n += sizeOfCompactString(m.name);
   }
-  n += _sizeOffsetFetchResponseTopic_partitions(m.partitions, v);
+  n += _sizeTopic_partitions(m.partitions, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 6) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of OffsetFetchResponse does not support them.`);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
@@ -357,7 +416,7 @@ function _sizeOffsetFetchResponseTopic(m: OffsetFetchResponseTopic, v: number): 
   return n;
 }
 
-function _sizeOffsetFetchResponsePartition(m: OffsetFetchResponsePartition, v: number): number {
+function _sizePartition(m: OffsetFetchResponse.Partition, v: number): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
@@ -382,17 +441,17 @@ function _sizeOffsetFetchResponsePartition(m: OffsetFetchResponsePartition, v: n
   return n;
 }
 
-function _sizeOffsetFetchResponseGroup_topics(a: OffsetFetchResponseTopics[] | null, v: number): number {
+function _sizeGroup_topics(a: OffsetFetchResponse.Topics[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetFetchResponseTopics(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopics(a[i], v);
   return n;
 }
 
-function _sizeOffsetFetchResponseGroup(m: OffsetFetchResponseGroup, v: number): number {
+function _sizeGroup(m: OffsetFetchResponse.Group, v: number): number {
   let n = 0;
   n += sizeOfCompactString(m.groupId);
-  n += _sizeOffsetFetchResponseGroup_topics(m.topics, v);
+  n += _sizeGroup_topics(m.topics, v);
   if (((m.errorCode << 16) >> 16) !== m.errorCode) throw badInteger("ErrorCode", 'int16', m.errorCode);
   n += 2;
   const unknown = m.unknownTaggedFields;
@@ -400,23 +459,23 @@ function _sizeOffsetFetchResponseGroup(m: OffsetFetchResponseGroup, v: number): 
   return n;
 }
 
-function _sizeOffsetFetchResponseTopics_partitions(a: OffsetFetchResponsePartitions[] | null, v: number): number {
+function _sizeTopics_partitions(a: OffsetFetchResponse.Partitions[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeOffsetFetchResponsePartitions(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartitions(a[i], v);
   return n;
 }
 
-function _sizeOffsetFetchResponseTopics(m: OffsetFetchResponseTopics, v: number): number {
+function _sizeTopics(m: OffsetFetchResponse.Topics, v: number): number {
   let n = 0;
   n += sizeOfCompactString(m.name);
-  n += _sizeOffsetFetchResponseTopics_partitions(m.partitions, v);
+  n += _sizeTopics_partitions(m.partitions, v);
   const unknown = m.unknownTaggedFields;
   n += sizeOfTagSection(0, unknown, NO_KNOWN_TAGS);
   return n;
 }
 
-function _sizeOffsetFetchResponsePartitions(m: OffsetFetchResponsePartitions, v: number): number {
+function _sizePartitions(m: OffsetFetchResponse.Partitions, v: number): number {
   let n = 0;
   if ((m.partitionIndex | 0) !== m.partitionIndex) throw badInteger("PartitionIndex", 'int32', m.partitionIndex);
   n += 4;
@@ -432,7 +491,7 @@ function _sizeOffsetFetchResponsePartitions(m: OffsetFetchResponsePartitions, v:
   return n;
 }
 
-function _writeOffsetFetchResponse_topics(w: Writer, a: OffsetFetchResponseTopic[] | null, v: number): void {
+function _writeOffsetFetchResponse_topics(w: Writer, a: OffsetFetchResponse.Topic[] | null, v: number): void {
   if (a === null) {
     if (v < 6) {
       w.int32(-1);
@@ -446,16 +505,16 @@ function _writeOffsetFetchResponse_topics(w: Writer, a: OffsetFetchResponseTopic
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeOffsetFetchResponseTopic(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopic(w, a[i], v);
 }
 
-function _writeOffsetFetchResponse_groups(w: Writer, a: OffsetFetchResponseGroup[] | null, v: number): void {
+function _writeOffsetFetchResponse_groups(w: Writer, a: OffsetFetchResponse.Group[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeOffsetFetchResponseGroup(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeGroup(w, a[i], v);
 }
 
 function _writeOffsetFetchResponse(w: Writer, m: OffsetFetchResponse, v: number): void {
@@ -478,7 +537,7 @@ function _writeOffsetFetchResponse(w: Writer, m: OffsetFetchResponse, v: number)
   }
 }
 
-function _writeOffsetFetchResponseTopic_partitions(w: Writer, a: OffsetFetchResponsePartition[] | null, v: number): void {
+function _writeTopic_partitions(w: Writer, a: OffsetFetchResponse.Partition[] | null, v: number): void {
   if (a === null) {
     if (v < 6) {
       w.int32(-1);
@@ -492,16 +551,16 @@ function _writeOffsetFetchResponseTopic_partitions(w: Writer, a: OffsetFetchResp
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeOffsetFetchResponsePartition(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartition(w, a[i], v);
 }
 
-function _writeOffsetFetchResponseTopic(w: Writer, m: OffsetFetchResponseTopic, v: number): void {
+function _writeTopic(w: Writer, m: OffsetFetchResponse.Topic, v: number): void {
   if (v < 6) {
     w.string(m.name);
   } else {
     w.compactString(m.name);
   }
-  _writeOffsetFetchResponseTopic_partitions(w, m.partitions, v);
+  _writeTopic_partitions(w, m.partitions, v);
   if (v >= 6) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -509,7 +568,7 @@ function _writeOffsetFetchResponseTopic(w: Writer, m: OffsetFetchResponseTopic, 
   }
 }
 
-function _writeOffsetFetchResponsePartition(w: Writer, m: OffsetFetchResponsePartition, v: number): void {
+function _writePartition(w: Writer, m: OffsetFetchResponse.Partition, v: number): void {
   w.int32(m.partitionIndex);
   w.int64(m.committedOffset);
   if (v >= 5) {
@@ -528,42 +587,42 @@ function _writeOffsetFetchResponsePartition(w: Writer, m: OffsetFetchResponsePar
   }
 }
 
-function _writeOffsetFetchResponseGroup_topics(w: Writer, a: OffsetFetchResponseTopics[] | null, v: number): void {
+function _writeGroup_topics(w: Writer, a: OffsetFetchResponse.Topics[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeOffsetFetchResponseTopics(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopics(w, a[i], v);
 }
 
-function _writeOffsetFetchResponseGroup(w: Writer, m: OffsetFetchResponseGroup, v: number): void {
+function _writeGroup(w: Writer, m: OffsetFetchResponse.Group, v: number): void {
   w.compactString(m.groupId);
-  _writeOffsetFetchResponseGroup_topics(w, m.topics, v);
+  _writeGroup_topics(w, m.topics, v);
   w.int16(m.errorCode);
   const unknown = m.unknownTaggedFields;
   w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-function _writeOffsetFetchResponseTopics_partitions(w: Writer, a: OffsetFetchResponsePartitions[] | null, v: number): void {
+function _writeTopics_partitions(w: Writer, a: OffsetFetchResponse.Partitions[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeOffsetFetchResponsePartitions(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartitions(w, a[i], v);
 }
 
-function _writeOffsetFetchResponseTopics(w: Writer, m: OffsetFetchResponseTopics, v: number): void {
+function _writeTopics(w: Writer, m: OffsetFetchResponse.Topics, v: number): void {
   w.compactString(m.name);
-  _writeOffsetFetchResponseTopics_partitions(w, m.partitions, v);
+  _writeTopics_partitions(w, m.partitions, v);
   const unknown = m.unknownTaggedFields;
   w.uvarint(unknown === undefined ? 0 : unknown.length);
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-function _writeOffsetFetchResponsePartitions(w: Writer, m: OffsetFetchResponsePartitions, v: number): void {
+function _writePartitions(w: Writer, m: OffsetFetchResponse.Partitions, v: number): void {
   w.int32(m.partitionIndex);
   w.int64(m.committedOffset);
   w.int32(m.committedLeaderEpoch);
@@ -574,66 +633,14 @@ function _writeOffsetFetchResponsePartitions(w: Writer, m: OffsetFetchResponsePa
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-export const OffsetFetchResponsePartitionsSchema: StructSchema = {
-  name: "OffsetFetchResponsePartitions",
-  create: createOffsetFetchResponsePartitions,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
-    { name: "committedOffset", specName: "CommittedOffset", type: "int64", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
-    { name: "committedLeaderEpoch", specName: "CommittedLeaderEpoch", type: "int32", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "metadata", specName: "Metadata", type: "string", array: false, versions: [8, 9], nullableVersions: [8, 32767], taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const OffsetFetchResponseTopicsSchema: StructSchema = {
-  name: "OffsetFetchResponseTopics",
-  create: createOffsetFetchResponseTopics,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [8, 9], nullableVersions: null, taggedVersions: null, struct: OffsetFetchResponsePartitionsSchema },
-  ],
-};
-
-export const OffsetFetchResponseGroupSchema: StructSchema = {
-  name: "OffsetFetchResponseGroup",
-  create: createOffsetFetchResponseGroup,
-  fields: [
-    { name: "groupId", specName: "GroupId", type: "string", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [8, 9], nullableVersions: null, taggedVersions: null, struct: OffsetFetchResponseTopicsSchema },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [8, 9], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const OffsetFetchResponsePartitionSchema: StructSchema = {
-  name: "OffsetFetchResponsePartition",
-  create: createOffsetFetchResponsePartition,
-  fields: [
-    { name: "partitionIndex", specName: "PartitionIndex", type: "int32", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "committedOffset", specName: "CommittedOffset", type: "int64", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "committedLeaderEpoch", specName: "CommittedLeaderEpoch", type: "int32", array: false, versions: [5, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "metadata", specName: "Metadata", type: "string", array: false, versions: [0, 7], nullableVersions: [0, 7], taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const OffsetFetchResponseTopicSchema: StructSchema = {
-  name: "OffsetFetchResponseTopic",
-  create: createOffsetFetchResponseTopic,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 7], nullableVersions: null, taggedVersions: null },
-    { name: "partitions", specName: "Partitions", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: OffsetFetchResponsePartitionSchema },
-  ],
-};
-
 export const OffsetFetchResponseSchema: StructSchema = {
   name: "OffsetFetchResponse",
   create: createOffsetFetchResponse,
   fields: [
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [3, 9], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: OffsetFetchResponseTopicSchema },
+    { name: "topics", specName: "Topics", type: "struct", array: true, versions: [0, 7], nullableVersions: null, taggedVersions: null, struct: OffsetFetchResponse.TopicSchema },
     { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [2, 7], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "groups", specName: "Groups", type: "struct", array: true, versions: [8, 9], nullableVersions: null, taggedVersions: null, struct: OffsetFetchResponseGroupSchema },
+    { name: "groups", specName: "Groups", type: "struct", array: true, versions: [8, 9], nullableVersions: null, taggedVersions: null, struct: OffsetFetchResponse.GroupSchema },
   ],
 };
 

@@ -10,27 +10,65 @@ export interface ProduceRequest {
   /** How long to wait for the required acknowledgements, in milliseconds. Versions 0-11. */
   timeoutMs: number;
   /** Topics to write to. Versions 0-11. */
-  topicData: ProduceRequestTopicProduceData[];
+  topicData: ProduceRequest.TopicProduceData[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface ProduceRequestTopicProduceData {
-  /** Topic name. Versions 0-11. */
-  name: string;
-  /** Partitions of this topic to write to. Versions 0-11. */
-  partitionData: ProduceRequestPartitionProduceData[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace ProduceRequest {
+  export interface TopicProduceData {
+    /** Topic name. Versions 0-11. */
+    name: string;
+    /** Partitions of this topic to write to. Versions 0-11. */
+    partitionData: ProduceRequest.PartitionProduceData[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface ProduceRequestPartitionProduceData {
-  /** Partition index. Versions 0-11. */
-  index: number;
-  /** Record batches to append. Versions 0-11, nullable 0+. */
-  records: RecordSet | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  export interface PartitionProduceData {
+    /** Partition index. Versions 0-11. */
+    index: number;
+    /** Record batches to append. Versions 0-11, nullable 0+. */
+    records: RecordSet | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A ProduceRequest.TopicProduceData with every field at its default, overridden by `init`. */
+  export function createTopicProduceData(init?: Partial<ProduceRequest.TopicProduceData>): ProduceRequest.TopicProduceData {
+    const m: ProduceRequest.TopicProduceData = {
+      name: "",
+      partitionData: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A ProduceRequest.PartitionProduceData with every field at its default, overridden by `init`. */
+  export function createPartitionProduceData(init?: Partial<ProduceRequest.PartitionProduceData>): ProduceRequest.PartitionProduceData {
+    const m: ProduceRequest.PartitionProduceData = {
+      index: 0,
+      records: null,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const PartitionProduceDataSchema: StructSchema = {
+    name: "ProduceRequest.PartitionProduceData",
+    create: createPartitionProduceData,
+    fields: [
+      { name: "index", specName: "Index", type: "int32", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
+      { name: "records", specName: "Records", type: "records", array: false, versions: [0, 11], nullableVersions: [0, 32767], taggedVersions: null },
+    ],
+  };
+
+  export const TopicProduceDataSchema: StructSchema = {
+    name: "ProduceRequest.TopicProduceData",
+    create: createTopicProduceData,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
+      { name: "partitionData", specName: "PartitionData", type: "struct", array: true, versions: [0, 11], nullableVersions: null, taggedVersions: null, struct: PartitionProduceDataSchema },
+    ],
+  };
 }
 
 /** A ProduceRequest with every field at its default, overridden by `init`. */
@@ -44,31 +82,13 @@ export function createProduceRequest(init?: Partial<ProduceRequest>): ProduceReq
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A ProduceRequestTopicProduceData with every field at its default, overridden by `init`. */
-export function createProduceRequestTopicProduceData(init?: Partial<ProduceRequestTopicProduceData>): ProduceRequestTopicProduceData {
-  const m: ProduceRequestTopicProduceData = {
-    name: "",
-    partitionData: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A ProduceRequestPartitionProduceData with every field at its default, overridden by `init`. */
-export function createProduceRequestPartitionProduceData(init?: Partial<ProduceRequestPartitionProduceData>): ProduceRequestPartitionProduceData {
-  const m: ProduceRequestPartitionProduceData = {
-    index: 0,
-    records: null,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readProduceRequest_topicData(r: Reader, v: number): ProduceRequestTopicProduceData[] {
+function _readProduceRequest_topicData(r: Reader, v: number): ProduceRequest.TopicProduceData[] {
   const n = v < 9 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ProduceRequestTopicProduceData[] = [];
-  for (let i = 0; i < n; i++) a.push(_readProduceRequestTopicProduceData(r, v));
+  const a: ProduceRequest.TopicProduceData[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopicProduceData(r, v));
   return a;
 }
 
@@ -76,7 +96,7 @@ function _readProduceRequest(r: Reader, v: number): ProduceRequest {
   const _transactionalId: string | null = v < 3 ? null : v < 9 ? r.nullableString() : r.compactNullableString();
   const _acks: number = r.int16();
   const _timeoutMs: number = r.int32();
-  const _topicData: ProduceRequestTopicProduceData[] = _readProduceRequest_topicData(r, v);
+  const _topicData: ProduceRequest.TopicProduceData[] = _readProduceRequest_topicData(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 9) {
     const count = r.uvarint();
@@ -91,19 +111,19 @@ function _readProduceRequest(r: Reader, v: number): ProduceRequest {
   return m;
 }
 
-function _readProduceRequestTopicProduceData_partitionData(r: Reader, v: number): ProduceRequestPartitionProduceData[] {
+function _readTopicProduceData_partitionData(r: Reader, v: number): ProduceRequest.PartitionProduceData[] {
   const n = v < 9 ? r.arrayLength(8) : r.compactArrayLength(6);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ProduceRequestPartitionProduceData[] = [];
-  for (let i = 0; i < n; i++) a.push(_readProduceRequestPartitionProduceData(r, v));
+  const a: ProduceRequest.PartitionProduceData[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartitionProduceData(r, v));
   return a;
 }
 
-function _readProduceRequestTopicProduceData(r: Reader, v: number): ProduceRequestTopicProduceData {
+function _readTopicProduceData(r: Reader, v: number): ProduceRequest.TopicProduceData {
   const _name: string = v < 9 ? r.string() : r.compactString();
-  const _partitionData: ProduceRequestPartitionProduceData[] = _readProduceRequestTopicProduceData_partitionData(r, v);
+  const _partitionData: ProduceRequest.PartitionProduceData[] = _readTopicProduceData_partitionData(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 9) {
     const count = r.uvarint();
@@ -113,12 +133,12 @@ function _readProduceRequestTopicProduceData(r: Reader, v: number): ProduceReque
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: ProduceRequestTopicProduceData = { name: _name, partitionData: _partitionData };
+  const m: ProduceRequest.TopicProduceData = { name: _name, partitionData: _partitionData };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readProduceRequestPartitionProduceData(r: Reader, v: number): ProduceRequestPartitionProduceData {
+function _readPartitionProduceData(r: Reader, v: number): ProduceRequest.PartitionProduceData {
   const _index: number = r.int32();
   const _records: RecordSet | null = v < 9 ? r.nullableBytes() : r.compactNullableBytes();
   let _unknown: TaggedField[] | undefined;
@@ -130,15 +150,15 @@ function _readProduceRequestPartitionProduceData(r: Reader, v: number): ProduceR
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: ProduceRequestPartitionProduceData = { index: _index, records: _records };
+  const m: ProduceRequest.PartitionProduceData = { index: _index, records: _records };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeProduceRequest_topicData(a: ProduceRequestTopicProduceData[] | null, v: number, t: SizeTally): number {
+function _sizeProduceRequest_topicData(a: ProduceRequest.TopicProduceData[] | null, v: number, t: SizeTally): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeProduceRequestTopicProduceData(a[i], v, t);
+  for (let i = 0; i < a.length; i++) n += _sizeTopicProduceData(a[i], v, t);
   return n;
 }
 
@@ -164,21 +184,21 @@ function _sizeProduceRequest(m: ProduceRequest, v: number, t: SizeTally): number
   return n;
 }
 
-function _sizeProduceRequestTopicProduceData_partitionData(a: ProduceRequestPartitionProduceData[] | null, v: number, t: SizeTally): number {
+function _sizeTopicProduceData_partitionData(a: ProduceRequest.PartitionProduceData[] | null, v: number, t: SizeTally): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeProduceRequestPartitionProduceData(a[i], v, t);
+  for (let i = 0; i < a.length; i++) n += _sizePartitionProduceData(a[i], v, t);
   return n;
 }
 
-function _sizeProduceRequestTopicProduceData(m: ProduceRequestTopicProduceData, v: number, t: SizeTally): number {
+function _sizeTopicProduceData(m: ProduceRequest.TopicProduceData, v: number, t: SizeTally): number {
   let n = 0;
   if (v < 9) {
     n += sizeOfString(m.name);
   } else {
     n += sizeOfCompactString(m.name);
   }
-  n += _sizeProduceRequestTopicProduceData_partitionData(m.partitionData, v, t);
+  n += _sizeTopicProduceData_partitionData(m.partitionData, v, t);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 9) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of ProduceRequest does not support them.`);
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
@@ -187,7 +207,7 @@ function _sizeProduceRequestTopicProduceData(m: ProduceRequestTopicProduceData, 
   return n;
 }
 
-function _sizeProduceRequestPartitionProduceData(m: ProduceRequestPartitionProduceData, v: number, t: SizeTally): number {
+function _sizePartitionProduceData(m: ProduceRequest.PartitionProduceData, v: number, t: SizeTally): number {
   let n = 0;
   if ((m.index | 0) !== m.index) throw badInteger("Index", 'int32', m.index);
   n += 4;
@@ -204,7 +224,7 @@ function _sizeProduceRequestPartitionProduceData(m: ProduceRequestPartitionProdu
   return n;
 }
 
-function _writeProduceRequest_topicData(w: Writer, a: ProduceRequestTopicProduceData[] | null, v: number): void {
+function _writeProduceRequest_topicData(w: Writer, a: ProduceRequest.TopicProduceData[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -218,7 +238,7 @@ function _writeProduceRequest_topicData(w: Writer, a: ProduceRequestTopicProduce
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeProduceRequestTopicProduceData(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopicProduceData(w, a[i], v);
 }
 
 function _writeProduceRequest(w: Writer, m: ProduceRequest, v: number): void {
@@ -237,7 +257,7 @@ function _writeProduceRequest(w: Writer, m: ProduceRequest, v: number): void {
   }
 }
 
-function _writeProduceRequestTopicProduceData_partitionData(w: Writer, a: ProduceRequestPartitionProduceData[] | null, v: number): void {
+function _writeTopicProduceData_partitionData(w: Writer, a: ProduceRequest.PartitionProduceData[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -251,16 +271,16 @@ function _writeProduceRequestTopicProduceData_partitionData(w: Writer, a: Produc
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeProduceRequestPartitionProduceData(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartitionProduceData(w, a[i], v);
 }
 
-function _writeProduceRequestTopicProduceData(w: Writer, m: ProduceRequestTopicProduceData, v: number): void {
+function _writeTopicProduceData(w: Writer, m: ProduceRequest.TopicProduceData, v: number): void {
   if (v < 9) {
     w.string(m.name);
   } else {
     w.compactString(m.name);
   }
-  _writeProduceRequestTopicProduceData_partitionData(w, m.partitionData, v);
+  _writeTopicProduceData_partitionData(w, m.partitionData, v);
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -268,7 +288,7 @@ function _writeProduceRequestTopicProduceData(w: Writer, m: ProduceRequestTopicP
   }
 }
 
-function _writeProduceRequestPartitionProduceData(w: Writer, m: ProduceRequestPartitionProduceData, v: number): void {
+function _writePartitionProduceData(w: Writer, m: ProduceRequest.PartitionProduceData, v: number): void {
   w.int32(m.index);
   if (v < 9) {
     w.records(m.records);
@@ -282,24 +302,6 @@ function _writeProduceRequestPartitionProduceData(w: Writer, m: ProduceRequestPa
   }
 }
 
-export const ProduceRequestPartitionProduceDataSchema: StructSchema = {
-  name: "ProduceRequestPartitionProduceData",
-  create: createProduceRequestPartitionProduceData,
-  fields: [
-    { name: "index", specName: "Index", type: "int32", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
-    { name: "records", specName: "Records", type: "records", array: false, versions: [0, 11], nullableVersions: [0, 32767], taggedVersions: null },
-  ],
-};
-
-export const ProduceRequestTopicProduceDataSchema: StructSchema = {
-  name: "ProduceRequestTopicProduceData",
-  create: createProduceRequestTopicProduceData,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
-    { name: "partitionData", specName: "PartitionData", type: "struct", array: true, versions: [0, 11], nullableVersions: null, taggedVersions: null, struct: ProduceRequestPartitionProduceDataSchema },
-  ],
-};
-
 export const ProduceRequestSchema: StructSchema = {
   name: "ProduceRequest",
   create: createProduceRequest,
@@ -307,7 +309,7 @@ export const ProduceRequestSchema: StructSchema = {
     { name: "transactionalId", specName: "TransactionalId", type: "string", array: false, versions: [3, 11], nullableVersions: [3, 32767], taggedVersions: null },
     { name: "acks", specName: "Acks", type: "int16", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
     { name: "timeoutMs", specName: "TimeoutMs", type: "int32", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
-    { name: "topicData", specName: "TopicData", type: "struct", array: true, versions: [0, 11], nullableVersions: null, taggedVersions: null, struct: ProduceRequestTopicProduceDataSchema },
+    { name: "topicData", specName: "TopicData", type: "struct", array: true, versions: [0, 11], nullableVersions: null, taggedVersions: null, struct: ProduceRequest.TopicProduceDataSchema },
   ],
 };
 

@@ -4,74 +4,182 @@
 import { DecodeError, INT64_MAX, INT64_MIN, MessageCodec, NO_KNOWN_TAGS, Reader, SizeTally, StructSchema, TaggedField, UnsupportedVersionError, Writer, badInteger, locateDecodeError, sizeOfCompactString, sizeOfString, sizeOfTagSection, sizeOfUvarint, writeUnknownTags } from '../primitives/index.js';
 export interface ProduceResponse {
   /** Per-topic results. Versions 0-11. */
-  responses: ProduceResponseTopicProduceResponse[];
+  responses: ProduceResponse.TopicProduceResponse[];
   /** Quota throttle time in milliseconds, 0 if not throttled. Versions 1-11, default 0, ignorable. */
   throttleTimeMs: number;
   /** Addresses of the leaders named in CurrentLeader hints. Versions 10-11, tag 0 in 10+. */
-  nodeEndpoints: ProduceResponseNodeEndpoint[];
+  nodeEndpoints: ProduceResponse.NodeEndpoint[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface ProduceResponseTopicProduceResponse {
-  /** Topic name. Versions 0-11. */
-  name: string;
-  /** Per-partition results for this topic. Versions 0-11. */
-  partitionResponses: ProduceResponsePartitionProduceResponse[];
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+export namespace ProduceResponse {
+  export interface TopicProduceResponse {
+    /** Topic name. Versions 0-11. */
+    name: string;
+    /** Per-partition results for this topic. Versions 0-11. */
+    partitionResponses: ProduceResponse.PartitionProduceResponse[];
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface ProduceResponsePartitionProduceResponse {
-  /** Partition index. Versions 0-11. */
-  index: number;
-  /** Error code for this partition, 0 on success. Versions 0-11. */
-  errorCode: number;
-  /** Offset assigned to the first appended record. Versions 0-11. */
-  baseOffset: bigint;
-  /** Broker append time when the topic uses LogAppendTime, otherwise -1. Versions 2-11, default -1, ignorable. */
-  logAppendTimeMs: bigint;
-  /** Current log start offset of the partition. Versions 5-11, default -1, ignorable. */
-  logStartOffset: bigint;
-  /** Records that made the broker reject the batch. Versions 8-11, ignorable. */
-  recordErrors: ProduceResponseBatchIndexAndErrorMessage[];
-  /** Summary of why the batch was rejected, or null. Versions 8-11, nullable 8+, default null, ignorable. */
-  errorMessage: string | null;
-  /** Leader hint returned with NOT_LEADER_OR_FOLLOWER. Versions 10-11, tag 0 in 10+. */
-  currentLeader: ProduceResponseLeaderIdAndEpoch;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  export interface PartitionProduceResponse {
+    /** Partition index. Versions 0-11. */
+    index: number;
+    /** Error code for this partition, 0 on success. Versions 0-11. */
+    errorCode: number;
+    /** Offset assigned to the first appended record. Versions 0-11. */
+    baseOffset: bigint;
+    /** Broker append time when the topic uses LogAppendTime, otherwise -1. Versions 2-11, default -1, ignorable. */
+    logAppendTimeMs: bigint;
+    /** Current log start offset of the partition. Versions 5-11, default -1, ignorable. */
+    logStartOffset: bigint;
+    /** Records that made the broker reject the batch. Versions 8-11, ignorable. */
+    recordErrors: ProduceResponse.BatchIndexAndErrorMessage[];
+    /** Summary of why the batch was rejected, or null. Versions 8-11, nullable 8+, default null, ignorable. */
+    errorMessage: string | null;
+    /** Leader hint returned with NOT_LEADER_OR_FOLLOWER. Versions 10-11, tag 0 in 10+. */
+    currentLeader: ProduceResponse.LeaderIdAndEpoch;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface ProduceResponseBatchIndexAndErrorMessage {
-  /** Index of the offending record within the batch. Versions 8-11. */
-  batchIndex: number;
-  /** Why that record was rejected, or null. Versions 8-11, nullable 8+, default null. */
-  batchIndexErrorMessage: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  export interface BatchIndexAndErrorMessage {
+    /** Index of the offending record within the batch. Versions 8-11. */
+    batchIndex: number;
+    /** Why that record was rejected, or null. Versions 8-11, nullable 8+, default null. */
+    batchIndexErrorMessage: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface ProduceResponseLeaderIdAndEpoch {
-  /** Id of the current leader, or -1 if unknown. Versions 10-11, default -1. */
-  leaderId: number;
-  /** Latest leader epoch known to the broker. Versions 10-11, default -1. */
-  leaderEpoch: number;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
-}
+  export interface LeaderIdAndEpoch {
+    /** Id of the current leader, or -1 if unknown. Versions 10-11, default -1. */
+    leaderId: number;
+    /** Latest leader epoch known to the broker. Versions 10-11, default -1. */
+    leaderEpoch: number;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
 
-export interface ProduceResponseNodeEndpoint {
-  /** Node id. Versions 10-11. */
-  nodeId: number;
-  /** Node host name. Versions 10-11. */
-  host: string;
-  /** Node port. Versions 10-11. */
-  port: number;
-  /** Node rack, or null if none. Versions 10-11, nullable 10+, default null. */
-  rack: string | null;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+  export interface NodeEndpoint {
+    /** Node id. Versions 10-11. */
+    nodeId: number;
+    /** Node host name. Versions 10-11. */
+    host: string;
+    /** Node port. Versions 10-11. */
+    port: number;
+    /** Node rack, or null if none. Versions 10-11, nullable 10+, default null. */
+    rack: string | null;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A ProduceResponse.TopicProduceResponse with every field at its default, overridden by `init`. */
+  export function createTopicProduceResponse(init?: Partial<ProduceResponse.TopicProduceResponse>): ProduceResponse.TopicProduceResponse {
+    const m: ProduceResponse.TopicProduceResponse = {
+      name: "",
+      partitionResponses: [],
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A ProduceResponse.PartitionProduceResponse with every field at its default, overridden by `init`. */
+  export function createPartitionProduceResponse(init?: Partial<ProduceResponse.PartitionProduceResponse>): ProduceResponse.PartitionProduceResponse {
+    const m: ProduceResponse.PartitionProduceResponse = {
+      index: 0,
+      errorCode: 0,
+      baseOffset: 0n,
+      logAppendTimeMs: -1n,
+      logStartOffset: -1n,
+      recordErrors: [],
+      errorMessage: null,
+      currentLeader: ProduceResponse.createLeaderIdAndEpoch(),
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A ProduceResponse.BatchIndexAndErrorMessage with every field at its default, overridden by `init`. */
+  export function createBatchIndexAndErrorMessage(init?: Partial<ProduceResponse.BatchIndexAndErrorMessage>): ProduceResponse.BatchIndexAndErrorMessage {
+    const m: ProduceResponse.BatchIndexAndErrorMessage = {
+      batchIndex: 0,
+      batchIndexErrorMessage: null,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A ProduceResponse.LeaderIdAndEpoch with every field at its default, overridden by `init`. */
+  export function createLeaderIdAndEpoch(init?: Partial<ProduceResponse.LeaderIdAndEpoch>): ProduceResponse.LeaderIdAndEpoch {
+    const m: ProduceResponse.LeaderIdAndEpoch = {
+      leaderId: -1,
+      leaderEpoch: -1,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  /** A ProduceResponse.NodeEndpoint with every field at its default, overridden by `init`. */
+  export function createNodeEndpoint(init?: Partial<ProduceResponse.NodeEndpoint>): ProduceResponse.NodeEndpoint {
+    const m: ProduceResponse.NodeEndpoint = {
+      nodeId: 0,
+      host: "",
+      port: 0,
+      rack: null,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const NodeEndpointSchema: StructSchema = {
+    name: "ProduceResponse.NodeEndpoint",
+    create: createNodeEndpoint,
+    fields: [
+      { name: "nodeId", specName: "NodeId", type: "int32", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: null },
+      { name: "host", specName: "Host", type: "string", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: null },
+      { name: "port", specName: "Port", type: "int32", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: null },
+      { name: "rack", specName: "Rack", type: "string", array: false, versions: [10, 11], nullableVersions: [10, 32767], taggedVersions: null },
+    ],
+  };
+
+  export const LeaderIdAndEpochSchema: StructSchema = {
+    name: "ProduceResponse.LeaderIdAndEpoch",
+    create: createLeaderIdAndEpoch,
+    fields: [
+      { name: "leaderId", specName: "LeaderId", type: "int32", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: null },
+      { name: "leaderEpoch", specName: "LeaderEpoch", type: "int32", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: null },
+    ],
+  };
+
+  export const BatchIndexAndErrorMessageSchema: StructSchema = {
+    name: "ProduceResponse.BatchIndexAndErrorMessage",
+    create: createBatchIndexAndErrorMessage,
+    fields: [
+      { name: "batchIndex", specName: "BatchIndex", type: "int32", array: false, versions: [8, 11], nullableVersions: null, taggedVersions: null },
+      { name: "batchIndexErrorMessage", specName: "BatchIndexErrorMessage", type: "string", array: false, versions: [8, 11], nullableVersions: [8, 32767], taggedVersions: null },
+    ],
+  };
+
+  export const PartitionProduceResponseSchema: StructSchema = {
+    name: "ProduceResponse.PartitionProduceResponse",
+    create: createPartitionProduceResponse,
+    fields: [
+      { name: "index", specName: "Index", type: "int32", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
+      { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
+      { name: "baseOffset", specName: "BaseOffset", type: "int64", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
+      { name: "logAppendTimeMs", specName: "LogAppendTimeMs", type: "int64", array: false, versions: [2, 11], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "logStartOffset", specName: "LogStartOffset", type: "int64", array: false, versions: [5, 11], nullableVersions: null, taggedVersions: null, ignorable: true },
+      { name: "recordErrors", specName: "RecordErrors", type: "struct", array: true, versions: [8, 11], nullableVersions: null, taggedVersions: null, ignorable: true, struct: BatchIndexAndErrorMessageSchema },
+      { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [8, 11], nullableVersions: [8, 32767], taggedVersions: null, ignorable: true },
+      { name: "currentLeader", specName: "CurrentLeader", type: "struct", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: [10, 32767], tag: 0, struct: LeaderIdAndEpochSchema },
+    ],
+  };
+
+  export const TopicProduceResponseSchema: StructSchema = {
+    name: "ProduceResponse.TopicProduceResponse",
+    create: createTopicProduceResponse,
+    fields: [
+      { name: "name", specName: "Name", type: "string", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
+      { name: "partitionResponses", specName: "PartitionResponses", type: "struct", array: true, versions: [0, 11], nullableVersions: null, taggedVersions: null, struct: PartitionProduceResponseSchema },
+    ],
+  };
 }
 
 /** A ProduceResponse with every field at its default, overridden by `init`. */
@@ -84,87 +192,34 @@ export function createProduceResponse(init?: Partial<ProduceResponse>): ProduceR
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A ProduceResponseTopicProduceResponse with every field at its default, overridden by `init`. */
-export function createProduceResponseTopicProduceResponse(init?: Partial<ProduceResponseTopicProduceResponse>): ProduceResponseTopicProduceResponse {
-  const m: ProduceResponseTopicProduceResponse = {
-    name: "",
-    partitionResponses: [],
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A ProduceResponsePartitionProduceResponse with every field at its default, overridden by `init`. */
-export function createProduceResponsePartitionProduceResponse(init?: Partial<ProduceResponsePartitionProduceResponse>): ProduceResponsePartitionProduceResponse {
-  const m: ProduceResponsePartitionProduceResponse = {
-    index: 0,
-    errorCode: 0,
-    baseOffset: 0n,
-    logAppendTimeMs: -1n,
-    logStartOffset: -1n,
-    recordErrors: [],
-    errorMessage: null,
-    currentLeader: createProduceResponseLeaderIdAndEpoch(),
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A ProduceResponseBatchIndexAndErrorMessage with every field at its default, overridden by `init`. */
-export function createProduceResponseBatchIndexAndErrorMessage(init?: Partial<ProduceResponseBatchIndexAndErrorMessage>): ProduceResponseBatchIndexAndErrorMessage {
-  const m: ProduceResponseBatchIndexAndErrorMessage = {
-    batchIndex: 0,
-    batchIndexErrorMessage: null,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-/** A ProduceResponseLeaderIdAndEpoch with every field at its default, overridden by `init`. */
-export function createProduceResponseLeaderIdAndEpoch(init?: Partial<ProduceResponseLeaderIdAndEpoch>): ProduceResponseLeaderIdAndEpoch {
-  const m: ProduceResponseLeaderIdAndEpoch = {
-    leaderId: -1,
-    leaderEpoch: -1,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function isDefaultProduceResponseLeaderIdAndEpoch(m: ProduceResponseLeaderIdAndEpoch): boolean {
+function isDefaultLeaderIdAndEpoch(m: ProduceResponse.LeaderIdAndEpoch): boolean {
   return !(m.leaderId !== -1) && !(m.leaderEpoch !== -1) && (m.unknownTaggedFields === undefined || m.unknownTaggedFields.length === 0);
 }
 
-/** A ProduceResponseNodeEndpoint with every field at its default, overridden by `init`. */
-export function createProduceResponseNodeEndpoint(init?: Partial<ProduceResponseNodeEndpoint>): ProduceResponseNodeEndpoint {
-  const m: ProduceResponseNodeEndpoint = {
-    nodeId: 0,
-    host: "",
-    port: 0,
-    rack: null,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readProduceResponse_responses(r: Reader, v: number): ProduceResponseTopicProduceResponse[] {
+function _readProduceResponse_responses(r: Reader, v: number): ProduceResponse.TopicProduceResponse[] {
   const n = v < 9 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ProduceResponseTopicProduceResponse[] = [];
-  for (let i = 0; i < n; i++) a.push(_readProduceResponseTopicProduceResponse(r, v));
+  const a: ProduceResponse.TopicProduceResponse[] = [];
+  for (let i = 0; i < n; i++) a.push(_readTopicProduceResponse(r, v));
   return a;
 }
 
-function _readProduceResponse_nodeEndpoints(r: Reader, v: number): ProduceResponseNodeEndpoint[] {
+function _readProduceResponse_nodeEndpoints(r: Reader, v: number): ProduceResponse.NodeEndpoint[] {
   const n = r.compactArrayLength(11);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ProduceResponseNodeEndpoint[] = [];
-  for (let i = 0; i < n; i++) a.push(_readProduceResponseNodeEndpoint(r, v));
+  const a: ProduceResponse.NodeEndpoint[] = [];
+  for (let i = 0; i < n; i++) a.push(_readNodeEndpoint(r, v));
   return a;
 }
 
 function _readProduceResponse(r: Reader, v: number): ProduceResponse {
-  const _responses: ProduceResponseTopicProduceResponse[] = _readProduceResponse_responses(r, v);
+  const _responses: ProduceResponse.TopicProduceResponse[] = _readProduceResponse_responses(r, v);
   const _throttleTimeMs: number = v < 1 ? 0 : r.int32();
-  let _nodeEndpoints: ProduceResponseNodeEndpoint[] = [];
+  let _nodeEndpoints: ProduceResponse.NodeEndpoint[] = [];
   let _unknown: TaggedField[] | undefined;
   if (v >= 9) {
     const count = r.uvarint();
@@ -189,19 +244,19 @@ function _readProduceResponse(r: Reader, v: number): ProduceResponse {
   return m;
 }
 
-function _readProduceResponseTopicProduceResponse_partitionResponses(r: Reader, v: number): ProduceResponsePartitionProduceResponse[] {
+function _readTopicProduceResponse_partitionResponses(r: Reader, v: number): ProduceResponse.PartitionProduceResponse[] {
   const n = v < 9 ? r.arrayLength(14) : r.compactArrayLength(33);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ProduceResponsePartitionProduceResponse[] = [];
-  for (let i = 0; i < n; i++) a.push(_readProduceResponsePartitionProduceResponse(r, v));
+  const a: ProduceResponse.PartitionProduceResponse[] = [];
+  for (let i = 0; i < n; i++) a.push(_readPartitionProduceResponse(r, v));
   return a;
 }
 
-function _readProduceResponseTopicProduceResponse(r: Reader, v: number): ProduceResponseTopicProduceResponse {
+function _readTopicProduceResponse(r: Reader, v: number): ProduceResponse.TopicProduceResponse {
   const _name: string = v < 9 ? r.string() : r.compactString();
-  const _partitionResponses: ProduceResponsePartitionProduceResponse[] = _readProduceResponseTopicProduceResponse_partitionResponses(r, v);
+  const _partitionResponses: ProduceResponse.PartitionProduceResponse[] = _readTopicProduceResponse_partitionResponses(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 9) {
     const count = r.uvarint();
@@ -211,30 +266,30 @@ function _readProduceResponseTopicProduceResponse(r: Reader, v: number): Produce
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: ProduceResponseTopicProduceResponse = { name: _name, partitionResponses: _partitionResponses };
+  const m: ProduceResponse.TopicProduceResponse = { name: _name, partitionResponses: _partitionResponses };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readProduceResponsePartitionProduceResponse_recordErrors(r: Reader, v: number): ProduceResponseBatchIndexAndErrorMessage[] {
+function _readPartitionProduceResponse_recordErrors(r: Reader, v: number): ProduceResponse.BatchIndexAndErrorMessage[] {
   const n = v < 9 ? r.arrayLength(6) : r.compactArrayLength(6);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: ProduceResponseBatchIndexAndErrorMessage[] = [];
-  for (let i = 0; i < n; i++) a.push(_readProduceResponseBatchIndexAndErrorMessage(r, v));
+  const a: ProduceResponse.BatchIndexAndErrorMessage[] = [];
+  for (let i = 0; i < n; i++) a.push(_readBatchIndexAndErrorMessage(r, v));
   return a;
 }
 
-function _readProduceResponsePartitionProduceResponse(r: Reader, v: number): ProduceResponsePartitionProduceResponse {
+function _readPartitionProduceResponse(r: Reader, v: number): ProduceResponse.PartitionProduceResponse {
   const _index: number = r.int32();
   const _errorCode: number = r.int16();
   const _baseOffset: bigint = r.int64();
   const _logAppendTimeMs: bigint = v < 2 ? -1n : r.int64();
   const _logStartOffset: bigint = v < 5 ? -1n : r.int64();
-  const _recordErrors: ProduceResponseBatchIndexAndErrorMessage[] = v < 8 ? [] : _readProduceResponsePartitionProduceResponse_recordErrors(r, v);
+  const _recordErrors: ProduceResponse.BatchIndexAndErrorMessage[] = v < 8 ? [] : _readPartitionProduceResponse_recordErrors(r, v);
   const _errorMessage: string | null = v < 8 ? null : v < 9 ? r.nullableString() : r.compactNullableString();
-  let _currentLeader: ProduceResponseLeaderIdAndEpoch = createProduceResponseLeaderIdAndEpoch();
+  let _currentLeader: ProduceResponse.LeaderIdAndEpoch = ProduceResponse.createLeaderIdAndEpoch();
   let _unknown: TaggedField[] | undefined;
   if (v >= 9) {
     const count = r.uvarint();
@@ -245,7 +300,7 @@ function _readProduceResponsePartitionProduceResponse(r: Reader, v: number): Pro
         case 0: {
           if (v < 10) throw new DecodeError(`tag 0 is not valid at version ${v}`);
           const s = r.sub(size);
-          _currentLeader = _readProduceResponseLeaderIdAndEpoch(s, v);
+          _currentLeader = _readLeaderIdAndEpoch(s, v);
           if (s.remaining !== 0) throw new DecodeError(`tagged field 0 has ${s.remaining} bytes left over`);
           break;
         }
@@ -254,12 +309,12 @@ function _readProduceResponsePartitionProduceResponse(r: Reader, v: number): Pro
       }
     }
   }
-  const m: ProduceResponsePartitionProduceResponse = { index: _index, errorCode: _errorCode, baseOffset: _baseOffset, logAppendTimeMs: _logAppendTimeMs, logStartOffset: _logStartOffset, recordErrors: _recordErrors, errorMessage: _errorMessage, currentLeader: _currentLeader };
+  const m: ProduceResponse.PartitionProduceResponse = { index: _index, errorCode: _errorCode, baseOffset: _baseOffset, logAppendTimeMs: _logAppendTimeMs, logStartOffset: _logStartOffset, recordErrors: _recordErrors, errorMessage: _errorMessage, currentLeader: _currentLeader };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readProduceResponseBatchIndexAndErrorMessage(r: Reader, v: number): ProduceResponseBatchIndexAndErrorMessage {
+function _readBatchIndexAndErrorMessage(r: Reader, v: number): ProduceResponse.BatchIndexAndErrorMessage {
   const _batchIndex: number = r.int32();
   const _batchIndexErrorMessage: string | null = v < 9 ? r.nullableString() : r.compactNullableString();
   let _unknown: TaggedField[] | undefined;
@@ -271,12 +326,12 @@ function _readProduceResponseBatchIndexAndErrorMessage(r: Reader, v: number): Pr
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: ProduceResponseBatchIndexAndErrorMessage = { batchIndex: _batchIndex, batchIndexErrorMessage: _batchIndexErrorMessage };
+  const m: ProduceResponse.BatchIndexAndErrorMessage = { batchIndex: _batchIndex, batchIndexErrorMessage: _batchIndexErrorMessage };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readProduceResponseLeaderIdAndEpoch(r: Reader, v: number): ProduceResponseLeaderIdAndEpoch {
+function _readLeaderIdAndEpoch(r: Reader, v: number): ProduceResponse.LeaderIdAndEpoch {
   const _leaderId: number = r.int32();
   const _leaderEpoch: number = r.int32();
   let _unknown: TaggedField[] | undefined;
@@ -286,12 +341,12 @@ function _readProduceResponseLeaderIdAndEpoch(r: Reader, v: number): ProduceResp
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: ProduceResponseLeaderIdAndEpoch = { leaderId: _leaderId, leaderEpoch: _leaderEpoch };
+  const m: ProduceResponse.LeaderIdAndEpoch = { leaderId: _leaderId, leaderEpoch: _leaderEpoch };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _readProduceResponseNodeEndpoint(r: Reader, v: number): ProduceResponseNodeEndpoint {
+function _readNodeEndpoint(r: Reader, v: number): ProduceResponse.NodeEndpoint {
   const _nodeId: number = r.int32();
   const _host: string = r.compactString();
   const _port: number = r.int32();
@@ -303,22 +358,22 @@ function _readProduceResponseNodeEndpoint(r: Reader, v: number): ProduceResponse
     const size = r.uvarint();
     (_unknown ??= []).push({ tag, data: r.view(size) });
   }
-  const m: ProduceResponseNodeEndpoint = { nodeId: _nodeId, host: _host, port: _port, rack: _rack };
+  const m: ProduceResponse.NodeEndpoint = { nodeId: _nodeId, host: _host, port: _port, rack: _rack };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeProduceResponse_responses(a: ProduceResponseTopicProduceResponse[] | null, v: number): number {
+function _sizeProduceResponse_responses(a: ProduceResponse.TopicProduceResponse[] | null, v: number): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeProduceResponseTopicProduceResponse(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeTopicProduceResponse(a[i], v);
   return n;
 }
 
-function _sizeProduceResponse_nodeEndpoints(a: ProduceResponseNodeEndpoint[] | null, v: number): number {
+function _sizeProduceResponse_nodeEndpoints(a: ProduceResponse.NodeEndpoint[] | null, v: number): number {
   if (a === null) return 1;
   let n = sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeProduceResponseNodeEndpoint(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeNodeEndpoint(a[i], v);
   return n;
 }
 
@@ -347,21 +402,21 @@ function _sizeProduceResponse(m: ProduceResponse, v: number): number {
   return n;
 }
 
-function _sizeProduceResponseTopicProduceResponse_partitionResponses(a: ProduceResponsePartitionProduceResponse[] | null, v: number): number {
+function _sizeTopicProduceResponse_partitionResponses(a: ProduceResponse.PartitionProduceResponse[] | null, v: number): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeProduceResponsePartitionProduceResponse(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizePartitionProduceResponse(a[i], v);
   return n;
 }
 
-function _sizeProduceResponseTopicProduceResponse(m: ProduceResponseTopicProduceResponse, v: number): number {
+function _sizeTopicProduceResponse(m: ProduceResponse.TopicProduceResponse, v: number): number {
   let n = 0;
   if (v < 9) {
     n += sizeOfString(m.name);
   } else {
     n += sizeOfCompactString(m.name);
   }
-  n += _sizeProduceResponseTopicProduceResponse_partitionResponses(m.partitionResponses, v);
+  n += _sizeTopicProduceResponse_partitionResponses(m.partitionResponses, v);
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 9) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of ProduceResponse does not support them.`);
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
@@ -370,14 +425,14 @@ function _sizeProduceResponseTopicProduceResponse(m: ProduceResponseTopicProduce
   return n;
 }
 
-function _sizeProduceResponsePartitionProduceResponse_recordErrors(a: ProduceResponseBatchIndexAndErrorMessage[] | null, v: number): number {
+function _sizePartitionProduceResponse_recordErrors(a: ProduceResponse.BatchIndexAndErrorMessage[] | null, v: number): number {
   if (a === null) return v < 9 ? 4 : 1;
   let n = v < 9 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeProduceResponseBatchIndexAndErrorMessage(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeBatchIndexAndErrorMessage(a[i], v);
   return n;
 }
 
-function _sizeProduceResponsePartitionProduceResponse(m: ProduceResponsePartitionProduceResponse, v: number): number {
+function _sizePartitionProduceResponse(m: ProduceResponse.PartitionProduceResponse, v: number): number {
   let n = 0;
   if ((m.index | 0) !== m.index) throw badInteger("Index", 'int32', m.index);
   n += 4;
@@ -394,7 +449,7 @@ function _sizeProduceResponsePartitionProduceResponse(m: ProduceResponsePartitio
     n += 8;
   }
   if (v >= 8) {
-    n += _sizeProduceResponsePartitionProduceResponse_recordErrors(m.recordErrors, v);
+    n += _sizePartitionProduceResponse_recordErrors(m.recordErrors, v);
   }
   if (v >= 8 && v < 9) {
     n += sizeOfString(m.errorMessage);
@@ -402,16 +457,16 @@ function _sizeProduceResponsePartitionProduceResponse(m: ProduceResponsePartitio
     n += sizeOfCompactString(m.errorMessage);
   }
   if (v < 10) {
-    if (!isDefaultProduceResponseLeaderIdAndEpoch(m.currentLeader)) throw new UnsupportedVersionError(`Attempted to write a non-default CurrentLeader at version ${v}`);
+    if (!isDefaultLeaderIdAndEpoch(m.currentLeader)) throw new UnsupportedVersionError(`Attempted to write a non-default CurrentLeader at version ${v}`);
   }
   if (m.unknownTaggedFields !== undefined && m.unknownTaggedFields.length > 0 && v < 9) throw new UnsupportedVersionError(`Tagged fields were set, but version ${v} of ProduceResponse does not support them.`);
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
     let known = 0;
     let body = 0;
-    if (v >= 10 && !isDefaultProduceResponseLeaderIdAndEpoch(m.currentLeader)) {
+    if (v >= 10 && !isDefaultLeaderIdAndEpoch(m.currentLeader)) {
       known++;
-      const sz = _sizeProduceResponseLeaderIdAndEpoch(m.currentLeader, v);
+      const sz = _sizeLeaderIdAndEpoch(m.currentLeader, v);
       body += sizeOfUvarint(0) + sizeOfUvarint(sz) + sz;
     }
     n += sizeOfTagSection(known, unknown, [0]) + body;
@@ -419,7 +474,7 @@ function _sizeProduceResponsePartitionProduceResponse(m: ProduceResponsePartitio
   return n;
 }
 
-function _sizeProduceResponseBatchIndexAndErrorMessage(m: ProduceResponseBatchIndexAndErrorMessage, v: number): number {
+function _sizeBatchIndexAndErrorMessage(m: ProduceResponse.BatchIndexAndErrorMessage, v: number): number {
   let n = 0;
   if ((m.batchIndex | 0) !== m.batchIndex) throw badInteger("BatchIndex", 'int32', m.batchIndex);
   n += 4;
@@ -436,7 +491,7 @@ function _sizeProduceResponseBatchIndexAndErrorMessage(m: ProduceResponseBatchIn
   return n;
 }
 
-function _sizeProduceResponseLeaderIdAndEpoch(m: ProduceResponseLeaderIdAndEpoch, v: number): number {
+function _sizeLeaderIdAndEpoch(m: ProduceResponse.LeaderIdAndEpoch, v: number): number {
   let n = 0;
   if ((m.leaderId | 0) !== m.leaderId) throw badInteger("LeaderId", 'int32', m.leaderId);
   n += 4;
@@ -447,7 +502,7 @@ function _sizeProduceResponseLeaderIdAndEpoch(m: ProduceResponseLeaderIdAndEpoch
   return n;
 }
 
-function _sizeProduceResponseNodeEndpoint(m: ProduceResponseNodeEndpoint, v: number): number {
+function _sizeNodeEndpoint(m: ProduceResponse.NodeEndpoint, v: number): number {
   let n = 0;
   if ((m.nodeId | 0) !== m.nodeId) throw badInteger("NodeId", 'int32', m.nodeId);
   n += 4;
@@ -460,7 +515,7 @@ function _sizeProduceResponseNodeEndpoint(m: ProduceResponseNodeEndpoint, v: num
   return n;
 }
 
-function _writeProduceResponse_responses(w: Writer, a: ProduceResponseTopicProduceResponse[] | null, v: number): void {
+function _writeProduceResponse_responses(w: Writer, a: ProduceResponse.TopicProduceResponse[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -474,16 +529,16 @@ function _writeProduceResponse_responses(w: Writer, a: ProduceResponseTopicProdu
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeProduceResponseTopicProduceResponse(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeTopicProduceResponse(w, a[i], v);
 }
 
-function _writeProduceResponse_nodeEndpoints(w: Writer, a: ProduceResponseNodeEndpoint[] | null, v: number): void {
+function _writeProduceResponse_nodeEndpoints(w: Writer, a: ProduceResponse.NodeEndpoint[] | null, v: number): void {
   if (a === null) {
     w.uvarint(0);
     return;
   }
   w.uvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) _writeProduceResponseNodeEndpoint(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeNodeEndpoint(w, a[i], v);
 }
 
 function _writeProduceResponse(w: Writer, m: ProduceResponse, v: number): void {
@@ -506,7 +561,7 @@ function _writeProduceResponse(w: Writer, m: ProduceResponse, v: number): void {
   }
 }
 
-function _writeProduceResponseTopicProduceResponse_partitionResponses(w: Writer, a: ProduceResponsePartitionProduceResponse[] | null, v: number): void {
+function _writeTopicProduceResponse_partitionResponses(w: Writer, a: ProduceResponse.PartitionProduceResponse[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -520,16 +575,16 @@ function _writeProduceResponseTopicProduceResponse_partitionResponses(w: Writer,
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeProduceResponsePartitionProduceResponse(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writePartitionProduceResponse(w, a[i], v);
 }
 
-function _writeProduceResponseTopicProduceResponse(w: Writer, m: ProduceResponseTopicProduceResponse, v: number): void {
+function _writeTopicProduceResponse(w: Writer, m: ProduceResponse.TopicProduceResponse, v: number): void {
   if (v < 9) {
     w.string(m.name);
   } else {
     w.compactString(m.name);
   }
-  _writeProduceResponseTopicProduceResponse_partitionResponses(w, m.partitionResponses, v);
+  _writeTopicProduceResponse_partitionResponses(w, m.partitionResponses, v);
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
     w.uvarint(unknown === undefined ? 0 : unknown.length);
@@ -537,7 +592,7 @@ function _writeProduceResponseTopicProduceResponse(w: Writer, m: ProduceResponse
   }
 }
 
-function _writeProduceResponsePartitionProduceResponse_recordErrors(w: Writer, a: ProduceResponseBatchIndexAndErrorMessage[] | null, v: number): void {
+function _writePartitionProduceResponse_recordErrors(w: Writer, a: ProduceResponse.BatchIndexAndErrorMessage[] | null, v: number): void {
   if (a === null) {
     if (v < 9) {
       w.int32(-1);
@@ -551,10 +606,10 @@ function _writeProduceResponsePartitionProduceResponse_recordErrors(w: Writer, a
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeProduceResponseBatchIndexAndErrorMessage(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeBatchIndexAndErrorMessage(w, a[i], v);
 }
 
-function _writeProduceResponsePartitionProduceResponse(w: Writer, m: ProduceResponsePartitionProduceResponse, v: number): void {
+function _writePartitionProduceResponse(w: Writer, m: ProduceResponse.PartitionProduceResponse, v: number): void {
   w.int32(m.index);
   w.int16(m.errorCode);
   w.int64(m.baseOffset);
@@ -565,7 +620,7 @@ function _writeProduceResponsePartitionProduceResponse(w: Writer, m: ProduceResp
     w.int64(m.logStartOffset);
   }
   if (v >= 8) {
-    _writeProduceResponsePartitionProduceResponse_recordErrors(w, m.recordErrors, v);
+    _writePartitionProduceResponse_recordErrors(w, m.recordErrors, v);
   }
   if (v >= 8 && v < 9) {
     w.string(m.errorMessage);
@@ -575,19 +630,19 @@ function _writeProduceResponsePartitionProduceResponse(w: Writer, m: ProduceResp
   if (v >= 9) {
     const unknown = m.unknownTaggedFields;
     let known = 0;
-    if (v >= 10 && !isDefaultProduceResponseLeaderIdAndEpoch(m.currentLeader)) known++;
+    if (v >= 10 && !isDefaultLeaderIdAndEpoch(m.currentLeader)) known++;
     w.uvarint(known + (unknown === undefined ? 0 : unknown.length));
     writeUnknownTags(w, unknown, -1, 0);
-    if (v >= 10 && !isDefaultProduceResponseLeaderIdAndEpoch(m.currentLeader)) {
+    if (v >= 10 && !isDefaultLeaderIdAndEpoch(m.currentLeader)) {
       w.uvarint(0);
-      w.uvarint(_sizeProduceResponseLeaderIdAndEpoch(m.currentLeader, v));
-      _writeProduceResponseLeaderIdAndEpoch(w, m.currentLeader, v);
+      w.uvarint(_sizeLeaderIdAndEpoch(m.currentLeader, v));
+      _writeLeaderIdAndEpoch(w, m.currentLeader, v);
     }
     writeUnknownTags(w, unknown, 0, Infinity);
   }
 }
 
-function _writeProduceResponseBatchIndexAndErrorMessage(w: Writer, m: ProduceResponseBatchIndexAndErrorMessage, v: number): void {
+function _writeBatchIndexAndErrorMessage(w: Writer, m: ProduceResponse.BatchIndexAndErrorMessage, v: number): void {
   w.int32(m.batchIndex);
   if (v < 9) {
     w.string(m.batchIndexErrorMessage);
@@ -601,7 +656,7 @@ function _writeProduceResponseBatchIndexAndErrorMessage(w: Writer, m: ProduceRes
   }
 }
 
-function _writeProduceResponseLeaderIdAndEpoch(w: Writer, m: ProduceResponseLeaderIdAndEpoch, v: number): void {
+function _writeLeaderIdAndEpoch(w: Writer, m: ProduceResponse.LeaderIdAndEpoch, v: number): void {
   w.int32(m.leaderId);
   w.int32(m.leaderEpoch);
   const unknown = m.unknownTaggedFields;
@@ -609,7 +664,7 @@ function _writeProduceResponseLeaderIdAndEpoch(w: Writer, m: ProduceResponseLead
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-function _writeProduceResponseNodeEndpoint(w: Writer, m: ProduceResponseNodeEndpoint, v: number): void {
+function _writeNodeEndpoint(w: Writer, m: ProduceResponse.NodeEndpoint, v: number): void {
   w.int32(m.nodeId);
   w.compactString(m.host);
   w.int32(m.port);
@@ -619,66 +674,13 @@ function _writeProduceResponseNodeEndpoint(w: Writer, m: ProduceResponseNodeEndp
   writeUnknownTags(w, unknown, -1, Infinity);
 }
 
-export const ProduceResponseNodeEndpointSchema: StructSchema = {
-  name: "ProduceResponseNodeEndpoint",
-  create: createProduceResponseNodeEndpoint,
-  fields: [
-    { name: "nodeId", specName: "NodeId", type: "int32", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: null },
-    { name: "host", specName: "Host", type: "string", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: null },
-    { name: "port", specName: "Port", type: "int32", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: null },
-    { name: "rack", specName: "Rack", type: "string", array: false, versions: [10, 11], nullableVersions: [10, 32767], taggedVersions: null },
-  ],
-};
-
-export const ProduceResponseLeaderIdAndEpochSchema: StructSchema = {
-  name: "ProduceResponseLeaderIdAndEpoch",
-  create: createProduceResponseLeaderIdAndEpoch,
-  fields: [
-    { name: "leaderId", specName: "LeaderId", type: "int32", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: null },
-    { name: "leaderEpoch", specName: "LeaderEpoch", type: "int32", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
-export const ProduceResponseBatchIndexAndErrorMessageSchema: StructSchema = {
-  name: "ProduceResponseBatchIndexAndErrorMessage",
-  create: createProduceResponseBatchIndexAndErrorMessage,
-  fields: [
-    { name: "batchIndex", specName: "BatchIndex", type: "int32", array: false, versions: [8, 11], nullableVersions: null, taggedVersions: null },
-    { name: "batchIndexErrorMessage", specName: "BatchIndexErrorMessage", type: "string", array: false, versions: [8, 11], nullableVersions: [8, 32767], taggedVersions: null },
-  ],
-};
-
-export const ProduceResponsePartitionProduceResponseSchema: StructSchema = {
-  name: "ProduceResponsePartitionProduceResponse",
-  create: createProduceResponsePartitionProduceResponse,
-  fields: [
-    { name: "index", specName: "Index", type: "int32", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
-    { name: "errorCode", specName: "ErrorCode", type: "int16", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
-    { name: "baseOffset", specName: "BaseOffset", type: "int64", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
-    { name: "logAppendTimeMs", specName: "LogAppendTimeMs", type: "int64", array: false, versions: [2, 11], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "logStartOffset", specName: "LogStartOffset", type: "int64", array: false, versions: [5, 11], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "recordErrors", specName: "RecordErrors", type: "struct", array: true, versions: [8, 11], nullableVersions: null, taggedVersions: null, ignorable: true, struct: ProduceResponseBatchIndexAndErrorMessageSchema },
-    { name: "errorMessage", specName: "ErrorMessage", type: "string", array: false, versions: [8, 11], nullableVersions: [8, 32767], taggedVersions: null, ignorable: true },
-    { name: "currentLeader", specName: "CurrentLeader", type: "struct", array: false, versions: [10, 11], nullableVersions: null, taggedVersions: [10, 32767], tag: 0, struct: ProduceResponseLeaderIdAndEpochSchema },
-  ],
-};
-
-export const ProduceResponseTopicProduceResponseSchema: StructSchema = {
-  name: "ProduceResponseTopicProduceResponse",
-  create: createProduceResponseTopicProduceResponse,
-  fields: [
-    { name: "name", specName: "Name", type: "string", array: false, versions: [0, 11], nullableVersions: null, taggedVersions: null },
-    { name: "partitionResponses", specName: "PartitionResponses", type: "struct", array: true, versions: [0, 11], nullableVersions: null, taggedVersions: null, struct: ProduceResponsePartitionProduceResponseSchema },
-  ],
-};
-
 export const ProduceResponseSchema: StructSchema = {
   name: "ProduceResponse",
   create: createProduceResponse,
   fields: [
-    { name: "responses", specName: "Responses", type: "struct", array: true, versions: [0, 11], nullableVersions: null, taggedVersions: null, struct: ProduceResponseTopicProduceResponseSchema },
+    { name: "responses", specName: "Responses", type: "struct", array: true, versions: [0, 11], nullableVersions: null, taggedVersions: null, struct: ProduceResponse.TopicProduceResponseSchema },
     { name: "throttleTimeMs", specName: "ThrottleTimeMs", type: "int32", array: false, versions: [1, 11], nullableVersions: null, taggedVersions: null, ignorable: true },
-    { name: "nodeEndpoints", specName: "NodeEndpoints", type: "struct", array: true, versions: [10, 11], nullableVersions: null, taggedVersions: [10, 32767], tag: 0, struct: ProduceResponseNodeEndpointSchema },
+    { name: "nodeEndpoints", specName: "NodeEndpoints", type: "struct", array: true, versions: [10, 11], nullableVersions: null, taggedVersions: [10, 32767], tag: 0, struct: ProduceResponse.NodeEndpointSchema },
   ],
 };
 

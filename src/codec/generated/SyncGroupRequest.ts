@@ -16,18 +16,39 @@ export interface SyncGroupRequest {
   /** Protocol name the member expects. Versions 5, nullable 5+, default null, ignorable. */
   protocolName: string | null;
   /** Per-member assignments; only the leader fills this in. Versions 0-5. */
-  assignments: SyncGroupRequestAssignment[];
+  assignments: SyncGroupRequest.Assignment[];
   /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
   unknownTaggedFields?: TaggedField[];
 }
 
-export interface SyncGroupRequestAssignment {
-  /** Member receiving this assignment. Versions 0-5. */
-  memberId: string;
-  /** Serialized assignment for that member. Versions 0-5. */
-  assignment: Buffer;
-  /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
-  unknownTaggedFields?: TaggedField[];
+export namespace SyncGroupRequest {
+  /** SyncGroupRequestAssignment in the spec. */
+  export interface Assignment {
+    /** Member receiving this assignment. Versions 0-5. */
+    memberId: string;
+    /** Serialized assignment for that member. Versions 0-5. */
+    assignment: Buffer;
+    /** Tagged fields this codec does not know, kept from decoding and written back unchanged. */
+    unknownTaggedFields?: TaggedField[];
+  }
+
+  /** A SyncGroupRequest.Assignment with every field at its default, overridden by `init`. */
+  export function createAssignment(init?: Partial<SyncGroupRequest.Assignment>): SyncGroupRequest.Assignment {
+    const m: SyncGroupRequest.Assignment = {
+      memberId: "",
+      assignment: EMPTY_BYTES,
+    };
+    return init === undefined ? m : Object.assign(m, init);
+  }
+
+  export const AssignmentSchema: StructSchema = {
+    name: "SyncGroupRequest.Assignment",
+    create: createAssignment,
+    fields: [
+      { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+      { name: "assignment", specName: "Assignment", type: "bytes", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
+    ],
+  };
 }
 
 /** A SyncGroupRequest with every field at its default, overridden by `init`. */
@@ -44,22 +65,13 @@ export function createSyncGroupRequest(init?: Partial<SyncGroupRequest>): SyncGr
   return init === undefined ? m : Object.assign(m, init);
 }
 
-/** A SyncGroupRequestAssignment with every field at its default, overridden by `init`. */
-export function createSyncGroupRequestAssignment(init?: Partial<SyncGroupRequestAssignment>): SyncGroupRequestAssignment {
-  const m: SyncGroupRequestAssignment = {
-    memberId: "",
-    assignment: EMPTY_BYTES,
-  };
-  return init === undefined ? m : Object.assign(m, init);
-}
-
-function _readSyncGroupRequest_assignments(r: Reader, v: number): SyncGroupRequestAssignment[] {
+function _readSyncGroupRequest_assignments(r: Reader, v: number): SyncGroupRequest.Assignment[] {
   const n = v < 4 ? r.arrayLength(6) : r.compactArrayLength(3);
   if (n < 0) {
     throw new DecodeError(n === -1 ? 'non-nullable array was null' : `invalid array length ${n}`);
   }
-  const a: SyncGroupRequestAssignment[] = [];
-  for (let i = 0; i < n; i++) a.push(_readSyncGroupRequestAssignment(r, v));
+  const a: SyncGroupRequest.Assignment[] = [];
+  for (let i = 0; i < n; i++) a.push(_readAssignment(r, v));
   return a;
 }
 
@@ -70,7 +82,7 @@ function _readSyncGroupRequest(r: Reader, v: number): SyncGroupRequest {
   const _groupInstanceId: string | null = v < 3 ? null : v < 4 ? r.nullableString() : r.compactNullableString();
   const _protocolType: string | null = v < 5 ? null : r.compactNullableString();
   const _protocolName: string | null = v < 5 ? null : r.compactNullableString();
-  const _assignments: SyncGroupRequestAssignment[] = _readSyncGroupRequest_assignments(r, v);
+  const _assignments: SyncGroupRequest.Assignment[] = _readSyncGroupRequest_assignments(r, v);
   let _unknown: TaggedField[] | undefined;
   if (v >= 4) {
     const count = r.uvarint();
@@ -85,7 +97,7 @@ function _readSyncGroupRequest(r: Reader, v: number): SyncGroupRequest {
   return m;
 }
 
-function _readSyncGroupRequestAssignment(r: Reader, v: number): SyncGroupRequestAssignment {
+function _readAssignment(r: Reader, v: number): SyncGroupRequest.Assignment {
   const _memberId: string = v < 4 ? r.string() : r.compactString();
   const _assignment: Buffer = v < 4 ? r.bytes() : r.compactBytes();
   let _unknown: TaggedField[] | undefined;
@@ -97,15 +109,15 @@ function _readSyncGroupRequestAssignment(r: Reader, v: number): SyncGroupRequest
       (_unknown ??= []).push({ tag, data: r.view(size) });
     }
   }
-  const m: SyncGroupRequestAssignment = { memberId: _memberId, assignment: _assignment };
+  const m: SyncGroupRequest.Assignment = { memberId: _memberId, assignment: _assignment };
   if (_unknown !== undefined) m.unknownTaggedFields = _unknown;
   return m;
 }
 
-function _sizeSyncGroupRequest_assignments(a: SyncGroupRequestAssignment[] | null, v: number): number {
+function _sizeSyncGroupRequest_assignments(a: SyncGroupRequest.Assignment[] | null, v: number): number {
   if (a === null) return v < 4 ? 4 : 1;
   let n = v < 4 ? 4 : sizeOfUvarint(a.length + 1);
-  for (let i = 0; i < a.length; i++) n += _sizeSyncGroupRequestAssignment(a[i], v);
+  for (let i = 0; i < a.length; i++) n += _sizeAssignment(a[i], v);
   return n;
 }
 
@@ -145,7 +157,7 @@ function _sizeSyncGroupRequest(m: SyncGroupRequest, v: number): number {
   return n;
 }
 
-function _sizeSyncGroupRequestAssignment(m: SyncGroupRequestAssignment, v: number): number {
+function _sizeAssignment(m: SyncGroupRequest.Assignment, v: number): number {
   let n = 0;
   if (v < 4) {
     n += sizeOfString(m.memberId);
@@ -165,7 +177,7 @@ function _sizeSyncGroupRequestAssignment(m: SyncGroupRequestAssignment, v: numbe
   return n;
 }
 
-function _writeSyncGroupRequest_assignments(w: Writer, a: SyncGroupRequestAssignment[] | null, v: number): void {
+function _writeSyncGroupRequest_assignments(w: Writer, a: SyncGroupRequest.Assignment[] | null, v: number): void {
   if (a === null) {
     if (v < 4) {
       w.int32(-1);
@@ -179,7 +191,7 @@ function _writeSyncGroupRequest_assignments(w: Writer, a: SyncGroupRequestAssign
   } else {
     w.uvarint(a.length + 1);
   }
-  for (let i = 0; i < a.length; i++) _writeSyncGroupRequestAssignment(w, a[i], v);
+  for (let i = 0; i < a.length; i++) _writeAssignment(w, a[i], v);
 }
 
 function _writeSyncGroupRequest(w: Writer, m: SyncGroupRequest, v: number): void {
@@ -213,7 +225,7 @@ function _writeSyncGroupRequest(w: Writer, m: SyncGroupRequest, v: number): void
   }
 }
 
-function _writeSyncGroupRequestAssignment(w: Writer, m: SyncGroupRequestAssignment, v: number): void {
+function _writeAssignment(w: Writer, m: SyncGroupRequest.Assignment, v: number): void {
   if (v < 4) {
     w.string(m.memberId);
   } else {
@@ -231,15 +243,6 @@ function _writeSyncGroupRequestAssignment(w: Writer, m: SyncGroupRequestAssignme
   }
 }
 
-export const SyncGroupRequestAssignmentSchema: StructSchema = {
-  name: "SyncGroupRequestAssignment",
-  create: createSyncGroupRequestAssignment,
-  fields: [
-    { name: "memberId", specName: "MemberId", type: "string", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-    { name: "assignment", specName: "Assignment", type: "bytes", array: false, versions: [0, 5], nullableVersions: null, taggedVersions: null },
-  ],
-};
-
 export const SyncGroupRequestSchema: StructSchema = {
   name: "SyncGroupRequest",
   create: createSyncGroupRequest,
@@ -250,7 +253,7 @@ export const SyncGroupRequestSchema: StructSchema = {
     { name: "groupInstanceId", specName: "GroupInstanceId", type: "string", array: false, versions: [3, 5], nullableVersions: [3, 32767], taggedVersions: null },
     { name: "protocolType", specName: "ProtocolType", type: "string", array: false, versions: [5, 5], nullableVersions: [5, 32767], taggedVersions: null, ignorable: true },
     { name: "protocolName", specName: "ProtocolName", type: "string", array: false, versions: [5, 5], nullableVersions: [5, 32767], taggedVersions: null, ignorable: true },
-    { name: "assignments", specName: "Assignments", type: "struct", array: true, versions: [0, 5], nullableVersions: null, taggedVersions: null, struct: SyncGroupRequestAssignmentSchema },
+    { name: "assignments", specName: "Assignments", type: "struct", array: true, versions: [0, 5], nullableVersions: null, taggedVersions: null, struct: SyncGroupRequest.AssignmentSchema },
   ],
 };
 

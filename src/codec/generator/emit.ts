@@ -2,10 +2,9 @@
 // and read/size/write/create functions per struct. Version conditions are decided here, at
 // generation time: each function knows the versions it can be called with, and a condition is
 // emitted only where the wire format really changes inside that range (Kafka's VersionConditional).
+import { ZERO_UUID } from '../constants.js';
 import { type FieldSpec, type FieldType, type MessageSpec, type Primitive, type StructSpec } from './spec.js';
 import { Versions } from './versions.js';
-
-export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 /** Where one field sits on the wire at one version. */
 type Mode =
@@ -35,6 +34,11 @@ class Code {
   close(s = '}'): this {
     this.depth--;
     return this.line(s);
+  }
+  /** Drops blank lines at the end (before closing a block). */
+  trimBlank(): this {
+    while (this.lines.length > 0 && this.lines[this.lines.length - 1] === '') this.lines.pop();
+    return this;
   }
   toString(): string {
     return this.lines.join('\n');
@@ -127,6 +131,24 @@ export class MessageEmitter {
     return name;
   }
 
+  // ---- names (the scheme is described in main.ts) ----------------------------------------------------
+
+  private isTop(s: StructSpec): boolean {
+    return s === this.msg.struct;
+  }
+
+  /** The exported create function: `createFetchRequest`, `FetchRequest.createTopic`. */
+  private createRef(s: StructSpec, insideNamespace = false): string {
+    if (this.isTop(s)) return `create${s.localName}`;
+    return insideNamespace ? `create${s.localName}` : `${this.msg.name}.create${s.localName}`;
+  }
+
+  /** The exported schema: `FetchRequestSchema`, `FetchRequest.TopicSchema`. */
+  private schemaRef(s: StructSpec, insideNamespace = false): string {
+    if (this.isTop(s)) return `${s.localName}Schema`;
+    return insideNamespace ? `${s.localName}Schema` : `${this.msg.name}.${s.localName}Schema`;
+  }
+
   // ---- per-field facts ---------------------------------------------------------------------------
 
   private fieldVersions(f: FieldSpec, s: StructSpec): Versions {
@@ -179,7 +201,7 @@ export class MessageEmitter {
     const d = f.defaultText;
     const t = f.type;
     if (t.kind === 'array') return d === 'null' ? 'null' : '[]';
-    if (t.kind === 'struct') return d === 'null' ? 'null' : `create${t.struct.tsName}()`;
+    if (t.kind === 'struct') return d === 'null' ? 'null' : `${this.createRef(t.struct)}()`;
     switch (t.name) {
       case 'bool':
         return d === 'true' ? 'true' : 'false';
@@ -214,7 +236,7 @@ export class MessageEmitter {
     }
     if (t.kind === 'struct') {
       if (nullDefault) return `${x} !== null`;
-      const check = `!isDefault${t.struct.tsName}(${x})`;
+      const check = `!isDefault${t.struct.localName}(${x})`;
       return this.canBeNull(f) ? `(${x} === null || ${check})` : check;
     }
     switch (t.name) {
@@ -306,9 +328,9 @@ export class MessageEmitter {
   /** Expression reading a field's value at a version where it is on the wire (regular or tagged). */
   private readValue(f: FieldSpec, s: StructSpec, flex: boolean, nullable: boolean, r: string): string {
     const t = f.type;
-    if (t.kind === 'array') return `_read${s.tsName}_${f.name}(${r}, v)`;
+    if (t.kind === 'array') return `_read${s.localName}_${f.name}(${r}, v)`;
     if (t.kind === 'struct') {
-      const call = `_read${t.struct.tsName}(${r}, v)`;
+      const call = `_read${t.struct.localName}(${r}, v)`;
       return nullable ? `(${r}.int8() < 0 ? null : ${call})` : call;
     }
     return this.readPrimitive(t.name, flex, nullable, r);
@@ -322,7 +344,7 @@ export class MessageEmitter {
     const elType = this.tsType(el);
     const bounds = this.boundaries(f);
     const readers = this.use('Reader');
-    c.open(`function _read${s.tsName}_${f.name}(r: ${readers}, v: number): ${elType}[]${this.canBeNull(f) ? ' | null' : ''} {`);
+    c.open(`function _read${s.localName}_${f.name}(r: ${readers}, v: number): ${elType}[]${this.canBeNull(f) ? ' | null' : ''} {`);
     c.line(
       `const n = ${branchExpr(fv, bounds, (v) => {
         const m = this.mode(f, v);
@@ -346,7 +368,7 @@ export class MessageEmitter {
     c.line(`const a: ${elType}[] = [];`);
     const elRead =
       el.kind === 'struct'
-        ? `_read${el.struct.tsName}(r, v)`
+        ? `_read${el.struct.localName}(r, v)`
         : el.kind === 'primitive'
           ? branchExpr(fv, bounds, (v) => {
               const m = this.mode(f, v);
@@ -364,7 +386,7 @@ export class MessageEmitter {
     const c = this.code;
     const flexInStruct = this.flexible.intersect(s.versions);
     const regular = s.fields;
-    c.open(`function _read${s.tsName}(r: ${this.use('Reader')}, v: number): ${s.tsName} {`);
+    c.open(`function _read${s.localName}(r: ${this.use('Reader')}, v: number): ${s.tsName} {`);
     for (const f of regular) {
       const fv = this.fieldVersions(f, s);
       const expr = branchExpr(s.versions, this.boundaries(f), (v) => {
@@ -452,9 +474,9 @@ export class MessageEmitter {
 
   private sizeValue(f: FieldSpec, s: StructSpec, flex: boolean, nullable: boolean, x: string, tally = 't'): string {
     const t = f.type;
-    if (t.kind === 'array') return `_size${s.tsName}_${f.name}(${x}, v${this.recordsStructs.has(s) ? `, ${tally}` : ''})`;
+    if (t.kind === 'array') return `_size${s.localName}_${f.name}(${x}, v${this.recordsStructs.has(s) ? `, ${tally}` : ''})`;
     if (t.kind === 'struct') {
-      const call = `_size${t.struct.tsName}(${x}, v${this.recordsStructs.has(t.struct) ? `, ${tally}` : ''})`;
+      const call = `_size${t.struct.localName}(${x}, v${this.recordsStructs.has(t.struct) ? `, ${tally}` : ''})`;
       return nullable ? `(${x} === null ? 1 : 1 + ${call})` : call;
     }
     return this.sizePrimitive(t.name, flex, x, tally);
@@ -502,7 +524,7 @@ export class MessageEmitter {
     const fv = this.fieldVersions(f, s);
     const c = this.code;
     const tally = this.recordsStructs.has(s) ? `, t: ${this.use('SizeTally')}` : '';
-    c.open(`function _size${s.tsName}_${f.name}(a: ${this.tsType(f.type)} | null, v: number${tally}): number {`);
+    c.open(`function _size${s.localName}_${f.name}(a: ${this.tsType(f.type)} | null, v: number${tally}): number {`);
     const bounds = this.boundaries(f);
     c.line(
       `if (a === null) return ${branchExpr(fv, bounds, (v) => {
@@ -517,7 +539,7 @@ export class MessageEmitter {
       })};`,
     );
     if (el.kind === 'struct') {
-      c.line(`for (let i = 0; i < a.length; i++) n += _size${el.struct.tsName}(a[i], v${this.tallyArg(el.struct)});`);
+      c.line(`for (let i = 0; i < a.length; i++) n += _size${el.struct.localName}(a[i], v${this.tallyArg(el.struct)});`);
     } else if (el.kind === 'primitive') {
       const fixed = this.sizePrimitive(el.name, false, 'x', 't');
       const check = this.rangeCheck(el.name, 'a[i]', f.specName);
@@ -541,7 +563,7 @@ export class MessageEmitter {
   private emitSizer(s: StructSpec): void {
     const c = this.code;
     const tally = this.recordsStructs.has(s) ? `, t: ${this.use('SizeTally')}` : '';
-    c.open(`function _size${s.tsName}(m: ${s.tsName}, v: number${tally}): number {`);
+    c.open(`function _size${s.localName}(m: ${s.tsName}, v: number${tally}): number {`);
     c.line('let n = 0;');
     for (const f of s.fields) {
       const x = `m.${f.name}`;
@@ -652,9 +674,9 @@ export class MessageEmitter {
 
   private writeValue(f: FieldSpec, s: StructSpec, flex: boolean, nullable: boolean, x: string): string {
     const t = f.type;
-    if (t.kind === 'array') return `_write${s.tsName}_${f.name}(w, ${x}, v);`;
+    if (t.kind === 'array') return `_write${s.localName}_${f.name}(w, ${x}, v);`;
     if (t.kind === 'struct') {
-      const call = `_write${t.struct.tsName}(w, ${x}, v);`;
+      const call = `_write${t.struct.localName}(w, ${x}, v);`;
       if (!nullable) return call;
       return `if (${x} === null) {\n  w.int8(-1);\n} else {\n  w.int8(1);\n  ${call}\n}`;
     }
@@ -671,14 +693,14 @@ export class MessageEmitter {
       const m = this.mode(f, v);
       return m.kind === 'tagged' || (m.kind === 'regular' && m.flexible);
     };
-    c.open(`function _write${s.tsName}_${f.name}(w: ${this.use('Writer')}, a: ${this.tsType(f.type)} | null, v: number): void {`);
+    c.open(`function _write${s.localName}_${f.name}(w: ${this.use('Writer')}, a: ${this.tsType(f.type)} | null, v: number): void {`);
     c.open('if (a === null) {');
     branchStmts(c, fv, bounds, (v) => (isFlex(v) ? 'w.uvarint(0);' : 'w.int32(-1);'));
     c.line('return;');
     c.close();
     branchStmts(c, fv, bounds, (v) => (isFlex(v) ? 'w.uvarint(a.length + 1);' : 'w.int32(a.length);'));
     if (el.kind === 'struct') {
-      c.line(`for (let i = 0; i < a.length; i++) _write${el.struct.tsName}(w, a[i], v);`);
+      c.line(`for (let i = 0; i < a.length; i++) _write${el.struct.localName}(w, a[i], v);`);
     } else if (el.kind === 'primitive') {
       c.open('for (let i = 0; i < a.length; i++) {');
       branchStmts(c, fv, bounds, (v) => this.writePrimitive(el.name, isFlex(v), 'a[i]'));
@@ -690,7 +712,7 @@ export class MessageEmitter {
 
   private emitWriter(s: StructSpec): void {
     const c = this.code;
-    c.open(`function _write${s.tsName}(w: ${this.use('Writer')}, m: ${s.tsName}, v: number): void {`);
+    c.open(`function _write${s.localName}(w: ${this.use('Writer')}, m: ${s.tsName}, v: number): void {`);
     for (const f of s.fields) {
       branchStmts(c, s.versions, this.boundaries(f), (v) => {
         const mode = this.mode(f, v);
@@ -707,7 +729,8 @@ export class MessageEmitter {
 
   private emitInterface(s: StructSpec): void {
     const c = this.code;
-    c.open(`export interface ${s.tsName} {`);
+    if (s.specName !== s.localName) c.line(`/** ${s.specName} in the spec. */`);
+    c.open(`export interface ${s.localName} {`);
     for (const f of s.fields) {
       const notes: string[] = [];
       if (f.about) notes.push(f.about.trim());
@@ -733,15 +756,19 @@ export class MessageEmitter {
   private emitCreate(s: StructSpec): void {
     const c = this.code;
     c.line(`/** A ${s.tsName} with every field at its default, overridden by \`init\`. */`);
-    c.open(`export function create${s.tsName}(init?: Partial<${s.tsName}>): ${s.tsName} {`);
+    c.open(`export function create${s.localName}(init?: Partial<${s.tsName}>): ${s.tsName} {`);
     c.open(`const m: ${s.tsName} = {`);
     for (const f of s.fields) c.line(`${f.name}: ${this.defaultExpr(f)},`);
     c.close('};');
     c.line('return init === undefined ? m : Object.assign(m, init);');
     c.close();
     c.line();
+  }
+
+  private emitIsDefault(s: StructSpec): void {
+    const c = this.code;
     if (this.needsIsDefault.has(s)) {
-      c.open(`function isDefault${s.tsName}(m: ${s.tsName}): boolean {`);
+      c.open(`function isDefault${s.localName}(m: ${s.tsName}): boolean {`);
       const conds = s.fields.map((f) => `!(${this.nonDefault(f, `m.${f.name}`)})`);
       if (!this.flexible.intersect(s.versions).isEmpty()) conds.push('(m.unknownTaggedFields === undefined || m.unknownTaggedFields.length === 0)');
       c.line(`return ${conds.length ? conds.join(' && ') : 'true'};`);
@@ -750,7 +777,7 @@ export class MessageEmitter {
     }
   }
 
-  private fieldSchema(f: FieldSpec, s: StructSpec): string {
+  private fieldSchema(f: FieldSpec, s: StructSpec, insideNamespace: boolean): string {
     const t = f.type;
     const base = t.kind === 'array' ? t.element : t;
     const typeName = base.kind === 'struct' ? 'struct' : base.kind === 'primitive' ? base.name : 'never';
@@ -767,20 +794,20 @@ export class MessageEmitter {
     if (f.tag !== undefined) parts.push(`tag: ${f.tag}`);
     if (f.flexibleVersions !== undefined) parts.push(`flexibleVersions: ${range(f.flexibleVersions)}`);
     if (f.ignorable) parts.push('ignorable: true');
-    if (base.kind === 'struct') parts.push(`struct: ${base.struct.tsName}Schema`);
+    if (base.kind === 'struct') parts.push(`struct: ${this.schemaRef(base.struct, insideNamespace)}`);
     return `{ ${parts.join(', ')} }`;
   }
 
-  private emitSchemas(): void {
+  /** The schemas of `structs`, children first so that every reference is declared before use. */
+  private emitSchemas(structs: StructSpec[], insideNamespace: boolean): void {
     const c = this.code;
     const schemaType = this.use('StructSchema');
-    // Children first, so every reference is declared before use.
-    for (const s of [...this.msg.structs].reverse()) {
-      c.open(`export const ${s.tsName}Schema: ${schemaType} = {`);
+    for (const s of [...structs].reverse()) {
+      c.open(`export const ${s.localName}Schema: ${schemaType} = {`);
       c.line(`name: ${JSON.stringify(s.tsName)},`);
-      c.line(`create: create${s.tsName},`);
+      c.line(`create: ${this.createRef(s, insideNamespace)},`);
       c.open('fields: [');
-      for (const f of s.fields) c.line(this.fieldSchema(f, s) + ',');
+      for (const f of s.fields) c.line(this.fieldSchema(f, s, insideNamespace) + ',');
       c.close('],');
       c.close('};');
       c.line();
@@ -793,8 +820,19 @@ export class MessageEmitter {
     const msg = this.msg;
     const top = msg.struct;
     const c = this.code;
-    for (const s of msg.structs) this.emitInterface(s);
-    for (const s of msg.structs) this.emitCreate(s);
+    const nested = msg.structs.filter((s) => s !== top);
+    this.emitInterface(top);
+    if (nested.length > 0) {
+      // The nested structs' types, create functions and schemas, in the message's namespace.
+      c.open(`export namespace ${msg.name} {`);
+      for (const s of nested) this.emitInterface(s);
+      for (const s of nested) this.emitCreate(s);
+      this.emitSchemas(nested, true);
+      c.trimBlank().close();
+      c.line();
+    }
+    this.emitCreate(top);
+    for (const s of msg.structs) this.emitIsDefault(s);
     for (const s of msg.structs) {
       for (const f of s.fields) this.emitArrayReader(f, s);
       this.emitReader(s);
@@ -807,7 +845,7 @@ export class MessageEmitter {
       for (const f of s.fields) this.emitArrayWriter(f, s);
       this.emitWriter(s);
     }
-    this.emitSchemas();
+    this.emitSchemas([top], false);
 
     const n = msg.name;
     const lo = msg.validVersions.lo;

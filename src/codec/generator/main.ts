@@ -1,6 +1,19 @@
 // `npm run generate`: schemas/*.json -> src/codec/generated/*.ts, plus an index with the API
 // table (key -> request/response codecs and version ranges). Stale generated files are removed,
 // so the folder always equals a fresh run (CI checks that with `git diff --exit-code`).
+//
+// Names (README.md here has examples). Each message `M` (e.g. DescribeConfigsRequest) exports,
+// at the top level of its module and of `kmock/codec`:
+//   - the type `M`, `createM`, `MSchema`, `decodeM`, `sizeM`, `writeM`, `encodeM`, `MCodec`;
+//   - a namespace `M` (merged with the type) holding each nested struct `S` of the message: the
+//     type `M.S`, `M.createS()` and `M.SSchema`, as Kafka's generator nests them in `MData` and the
+//     Rust kafka-protocol crate in a module per message.
+// `S` is the spec's struct name without a leading message name or API name (M without
+// Request/Response) when what is left starts a new word: DescribeConfigsResource ->
+// DescribeConfigsRequest.Resource, JoinGroupRequestProtocol -> JoinGroupRequest.Protocol,
+// CreatableTopic -> CreateTopicsRequest.CreatableTopic (kept). A name depends only on its own
+// message's spec, so adding or changing one schema never renames another message's types; if two
+// structs of one message would get the same `S`, generation fails and names both.
 import { readdirSync, readFileSync, writeFileSync, unlinkSync, mkdirSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -49,7 +49,12 @@ export interface FieldSpec {
 export interface StructSpec {
   /** Spec name, e.g. "JoinGroupRequestProtocol". */
   specName: string;
-  /** Generated TypeScript name, unique across all messages. */
+  /**
+   * The name inside the message's namespace (see emit.ts for the scheme), e.g. "Protocol"; for the
+   * top-level struct, the message name.
+   */
+  localName: string;
+  /** How TypeScript refers to the type, e.g. "JoinGroupRequest.Protocol"; for the top-level struct, "JoinGroupRequest". */
   tsName: string;
   fields: FieldSpec[];
   /** Versions in which this struct can appear (hull of its uses, within the message's). */
@@ -103,6 +108,8 @@ const FIELD_KEYS = new Set([
 ]);
 const STRUCT_KEYS = new Set(['name', 'versions', 'fields', 'deprecatedVersions']);
 const NULLABLE_CAPABLE = new Set(['string', 'bytes', 'uuid', 'records']);
+/** Names a nested struct cannot take: inside the message's namespace it would hide the type the generated code means. */
+const RESERVED_LOCAL_NAMES = new Set(['Buffer', 'RecordSet', 'TaggedField', 'Reader', 'Writer', 'StructSchema', 'SizeTally', 'MessageCodec']);
 
 /** Kafka's spec files may hold `//` comments; strip them outside string literals. */
 export function stripJsonComments(text: string): string {
@@ -148,6 +155,8 @@ class SpecReader {
   private commonStructs = new Map<string, { json: Record<string, unknown>; spec?: StructSpec }>();
   private structs: StructSpec[] = [];
   private messageName = '';
+  /** The prefixes a nested struct's name loses: the message name, then the API name (no Request/Response). */
+  private namePrefixes: string[] = [];
   private validVersions = Versions.NONE;
 
   constructor(private readonly file: string) {}
@@ -162,6 +171,11 @@ class SpecReader {
     this.messageName = name;
     const type = json.type as MessageType;
     if (!['request', 'response', 'header', 'data'].includes(type)) this.fail(name, `bad type "${String(json.type)}"`);
+    this.namePrefixes = [name];
+    if (type === 'request' || type === 'response') {
+      const api = name.replace(/(Request|Response)$/, '');
+      if (api !== name && api !== '') this.namePrefixes.push(api);
+    }
     const apiKey = json.apiKey === undefined ? undefined : Number(json.apiKey);
     if ((type === 'request' || type === 'response') && (apiKey === undefined || !Number.isInteger(apiKey))) {
       this.fail(name, 'requests and responses need an integer apiKey');
@@ -207,13 +221,31 @@ class SpecReader {
     }
   }
 
-  private tsStructName(specName: string): string {
-    return specName.startsWith(this.messageName) ? specName : this.messageName + specName;
+  /**
+   * A nested struct's name inside its message's namespace: the spec name without a leading message
+   * or API name where what is left starts a new word (DescribeConfigsResource in
+   * DescribeConfigsRequest -> Resource, JoinGroupRequestProtocol -> Protocol; CreatableTopic and
+   * FetchableTopicResponse keep theirs). It depends on this message's spec alone, so adding a schema
+   * never renames a type of another message.
+   */
+  private localStructName(specName: string): string {
+    if (specName === this.messageName) return specName;
+    for (const prefix of this.namePrefixes) {
+      const rest = specName.slice(prefix.length);
+      if (specName.startsWith(prefix) && /^[A-Z]/.test(rest)) return rest;
+    }
+    return specName;
   }
 
   private struct(specName: string, fieldsJson: unknown, versions: Versions, path: string): StructSpec {
-    const spec: StructSpec = { specName, tsName: this.tsStructName(specName), fields: [], versions };
-    if (this.structs.some((s) => s.tsName === spec.tsName)) this.fail(path, `struct name ${specName} is used twice`);
+    const top = this.structs.length === 0;
+    const localName = top ? specName : this.localStructName(specName);
+    const tsName = top ? specName : `${this.messageName}.${localName}`;
+    const spec: StructSpec = { specName, localName, tsName, fields: [], versions };
+    if (this.structs.some((s) => s.specName === specName)) this.fail(path, `struct name ${specName} is used twice`);
+    const clash = this.structs.find((s) => s.localName === localName);
+    if (clash) this.fail(path, `struct ${specName} would be named ${tsName} like ${clash.specName}; rename one in the spec`);
+    if (!top && RESERVED_LOCAL_NAMES.has(localName)) this.fail(path, `struct ${specName} would be named ${localName}, which the generated code uses for another type`);
     this.structs.push(spec);
     const fields = (fieldsJson as Record<string, unknown>[] | undefined) ?? [];
     const names = new Set<string>();

@@ -1,8 +1,8 @@
 // DescribeGroups, ListGroups and DeleteGroups.
 
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../src/broker/group/errors.js';
 import { ClientHost, Harness, groupId, leaderInstanceId, protocolType } from './harness.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 const ALL_STATES = ['PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Empty'];
 

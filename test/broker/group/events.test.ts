@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { FakeTimers } from '../../../src/broker/group/clock.js';
 import { GroupCoordinator } from '../../../src/broker/group/coordinator.js';
-import { ErrorCode } from '../../../src/broker/group/errors.js';
 import type { GroupEvent } from '../../../src/broker/group/events.js';
 import type { JoinGroupResponse, SyncGroupResponse } from '../../../src/broker/group/types.js';
 import { GroupInitialRebalanceDelay, Harness, followerInstanceId, groupId, leaderInstanceId, protocols } from './harness.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 describe('events', () => {
   it('a first join emits the full lifecycle in order', () => {

@@ -4,7 +4,6 @@
 import { expect } from 'vitest';
 import { FakeTimers } from '../../../src/broker/group/clock.js';
 import { GroupCoordinator, type GroupCoordinatorOptions } from '../../../src/broker/group/coordinator.js';
-import { ErrorCode } from '../../../src/broker/group/errors.js';
 import type { GroupEvent } from '../../../src/broker/group/events.js';
 import type { ClassicGroup } from '../../../src/broker/group/group.js';
 import type {
@@ -16,6 +15,7 @@ import type {
   OffsetCommitResponse,
   SyncGroupResponse,
 } from '../../../src/broker/group/types.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 export const ClientId = 'consumer-test';
 export const ClientHost = '/127.0.0.1';

@@ -3,7 +3,6 @@
 // 3.9's GroupCoordinatorTest.
 
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../src/broker/group/errors.js';
 import type { JoinGroupResponse } from '../../../src/broker/group/types.js';
 import {
   DefaultRebalanceTimeout,
@@ -19,6 +18,7 @@ import {
   protocolType,
   type Pending,
 } from './harness.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 describe('JoinGroup validation', () => {
   it('testInvalidGroupId: an empty group id is INVALID_GROUP_ID', () => {

@@ -2,8 +2,8 @@
 // with KIP-800 reasons.
 
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../src/broker/group/errors.js';
 import { Harness, followerInstanceId, groupId, leaderInstanceId, protocolSuperset } from './harness.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 describe('LeaveGroup', () => {
   it('testLeaveGroupUnknownGroup: NONE at the top, UNKNOWN_MEMBER_ID per member', () => {

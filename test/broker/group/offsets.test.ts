@@ -1,10 +1,10 @@
 // OffsetCommit, TxnOffsetCommit, OffsetFetch, OffsetDelete and offset expiration.
 
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../src/broker/group/errors.js';
 import type { OffsetFetchResponseGroup } from '../../../src/broker/group/types.js';
 import { encodeSubscription } from './consumer-protocol.js';
 import { Harness, followerInstanceId, groupId, leaderInstanceId } from './harness.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 function fetch(h: Harness, partitions: [string, number][] | null, id = groupId, requireStable = false): OffsetFetchResponseGroup {
   const topics =

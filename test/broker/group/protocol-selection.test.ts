@@ -6,8 +6,8 @@ import {
   scalaImproveHash,
   selectProtocol,
 } from '../../../src/broker/group/protocol-selection.js';
-import { ErrorCode } from '../../../src/broker/group/errors.js';
 import { GroupInitialRebalanceDelay, Harness, metadata } from './harness.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 const m = (...protocolNames: string[]) => ({ protocolNames });
 

@@ -3,7 +3,6 @@
 // static leader "leader" and follower "follower".
 
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../src/broker/group/errors.js';
 import {
   DefaultRebalanceTimeout,
   DefaultSessionTimeout,
@@ -19,6 +18,7 @@ import {
   protocolType,
   protocols,
 } from './harness.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 describe('static member rejoins', () => {
   it('staticMemberReJoinWithExplicitUnknownMemberId: a made-up member id with a known instance is fenced', () => {

@@ -1,7 +1,6 @@
 // SyncGroup, Heartbeat, session expiry and the pending-sync (rebalance) timeout.
 
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../src/broker/group/errors.js';
 import { GroupMember } from '../../../src/broker/group/member.js';
 import type { JoinGroupResponse } from '../../../src/broker/group/types.js';
 import {
@@ -17,6 +16,7 @@ import {
   protocolType,
   protocols,
 } from './harness.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 /** One member joined and synced: Stable at generation 1. */
 function stableSingleMember(h: Harness, o: { sessionTimeout?: number; rebalanceTimeout?: number } = {}): JoinGroupResponse {

@@ -13,15 +13,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createApiVersionsRequest,
   createCreateAclsRequest,
-  createCreateAclsRequestAclCreation,
   createDeleteAclsRequest,
-  createDeleteAclsRequestDeleteAclsFilter,
   createDescribeAclsRequest,
-  type CreateAclsRequestAclCreation,
-  type DeleteAclsRequestDeleteAclsFilter,
   type DescribeAclsRequest,
+  CreateAclsRequest,
+  DeleteAclsRequest,
+  ErrorCode,
 } from '../../../src/codec/index.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { startKmock, type Kmock } from '../../../src/broker/server.js';
 import { PYTHON, pythonModuleMissing } from '../../support/clients/processes.js';
 import { RawClient } from '../../support/raw-client.js';
@@ -65,12 +63,12 @@ function anyFilter(v: number): DescribeAclsRequest {
   });
 }
 
-function deleteFilter(v: number, o: Partial<DeleteAclsRequestDeleteAclsFilter> = {}): DeleteAclsRequestDeleteAclsFilter {
-  return createDeleteAclsRequestDeleteAclsFilter({ ...anyFilter(v), ...o });
+function deleteFilter(v: number, o: Partial<DeleteAclsRequest.Filter> = {}): DeleteAclsRequest.Filter {
+  return DeleteAclsRequest.createFilter({ ...anyFilter(v), ...o });
 }
 
-function creation(o: Partial<CreateAclsRequestAclCreation> = {}): CreateAclsRequestAclCreation {
-  return createCreateAclsRequestAclCreation({
+function creation(o: Partial<CreateAclsRequest.AclCreation> = {}): CreateAclsRequest.AclCreation {
+  return CreateAclsRequest.createAclCreation({
     resourceType: TOPIC,
     resourceName: 'acl-topic',
     resourcePatternType: LITERAL,

@@ -1,8 +1,7 @@
 // ApiVersions (18) against a listening kmock, over raw frames: every version, the KIP-511 answer
 // to a version kmock does not speak, and the v3+ client software checks (ApiVersionsRequest.isValid).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiVersionsRequest, decodeResponse, encodeRequest, type ApiVersionsResponse } from '../../../src/codec/index.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
+import { createApiVersionsRequest, decodeResponse, encodeRequest, type ApiVersionsResponse, ErrorCode } from '../../../src/codec/index.js';
 import { startKmock, type Kmock } from '../../../src/broker/server.js';
 import { RawClient } from '../../support/raw-client.js';
 

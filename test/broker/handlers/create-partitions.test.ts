@@ -5,14 +5,14 @@ import {
   createCreatePartitionsRequest,
   createCreateTopicsRequest,
   createMetadataRequest,
-  type CreatePartitionsRequestCreatePartitionsTopic,
   type CreatePartitionsResponse,
+  type CreatePartitionsRequest,
+  ErrorCode,
+  ZERO_UUID,
 } from '../../../src/codec/index.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { startKmock, type Kmock } from '../../../src/broker/server.js';
 import { RawClient } from '../../support/raw-client.js';
 
-const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 let kmock: Kmock;
 let client: RawClient;
@@ -41,7 +41,7 @@ async function partitionCount(name: string): Promise<number> {
 }
 
 function grow(
-  topics: CreatePartitionsRequestCreatePartitionsTopic[],
+  topics: CreatePartitionsRequest.Topic[],
   version = 3,
   opts: { validateOnly?: boolean; timeoutMs?: number } = {},
 ): Promise<CreatePartitionsResponse> {
@@ -85,7 +85,7 @@ describe('CreatePartitions', () => {
     const ok = await grow([{ name: 'manual', count: 3, assignments: [{ brokerIds: [1] }, { brokerIds: [1] }] }]);
     expect(ok.results[0].errorCode).toBe(0);
     expect(await partitionCount('manual')).toBe(3);
-    const cases: Array<[CreatePartitionsRequestCreatePartitionsTopic, string]> = [
+    const cases: Array<[CreatePartitionsRequest.Topic, string]> = [
       [{ name: 'manual', count: 5, assignments: [{ brokerIds: [1] }] }, 'Attempted to add 2 additional partition(s), but only 1 assignment(s) were specified.'],
       [{ name: 'manual', count: 4, assignments: [{ brokerIds: [7] }] }, 'The manual partition assignment includes broker 7, but no such broker is registered.'],
       [{ name: 'manual', count: 4, assignments: [{ brokerIds: [1, 1] }] }, 'The manual partition assignment includes the broker 1 more than once.'],

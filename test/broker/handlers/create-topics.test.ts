@@ -2,18 +2,10 @@
 // Kafka 3.9 in KRaft mode (ControllerApis.createTopics, ReplicationControlManager.createTopics,
 // LogConfig.validate), per version.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createCreateTopicsRequest,
-  createCreateTopicsRequestCreatableTopic,
-  createMetadataRequest,
-  type CreateTopicsRequestCreatableTopic,
-  type CreateTopicsResponse,
-} from '../../../src/codec/index.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
+import { createCreateTopicsRequest, createMetadataRequest, type CreateTopicsResponse, CreateTopicsRequest, ErrorCode, ZERO_UUID } from '../../../src/codec/index.js';
 import { startKmock, type Kmock, type KmockOptions } from '../../../src/broker/server.js';
 import { RawClient } from '../../support/raw-client.js';
 
-const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 let kmock: Kmock;
 let client: RawClient;
@@ -29,19 +21,19 @@ afterEach(async () => {
   await kmock.close();
 });
 
-function topic(name: string, init: Partial<CreateTopicsRequestCreatableTopic> = {}): CreateTopicsRequestCreatableTopic {
-  return createCreateTopicsRequestCreatableTopic({ name, numPartitions: 1, replicationFactor: 1, ...init });
+function topic(name: string, init: Partial<CreateTopicsRequest.CreatableTopic> = {}): CreateTopicsRequest.CreatableTopic {
+  return CreateTopicsRequest.createCreatableTopic({ name, numPartitions: 1, replicationFactor: 1, ...init });
 }
 
 async function create(
-  topics: CreateTopicsRequestCreatableTopic[],
+  topics: CreateTopicsRequest.CreatableTopic[],
   version = 7,
   opts: { validateOnly?: boolean; timeoutMs?: number } = {},
 ): Promise<CreateTopicsResponse> {
   return client.request(19, version, createCreateTopicsRequest({ topics, timeoutMs: 30000, ...opts }));
 }
 
-async function createOne(t: CreateTopicsRequestCreatableTopic, version = 7) {
+async function createOne(t: CreateTopicsRequest.CreatableTopic, version = 7) {
   const res = await create([t], version);
   expect(res.topics).toHaveLength(1);
   return res.topics[0];
@@ -235,7 +227,7 @@ describe('CreateTopics: partitions and replication', () => {
 
   it('manual assignments: INVALID_REQUEST unless both counts are -1, INVALID_REPLICA_ASSIGNMENT for bad ones', async () => {
     const a = (partitionIndex: number, brokerIds: number[]) => ({ partitionIndex, brokerIds });
-    const cases: Array<[Partial<CreateTopicsRequestCreatableTopic>, number, string]> = [
+    const cases: Array<[Partial<CreateTopicsRequest.CreatableTopic>, number, string]> = [
       [{ numPartitions: 1, replicationFactor: -1, assignments: [a(0, [1])] }, ErrorCode.INVALID_REQUEST, 'A manual partition assignment was specified, but numPartitions was not set to -1.'],
       [{ numPartitions: -1, replicationFactor: 1, assignments: [a(0, [1])] }, ErrorCode.INVALID_REQUEST, 'A manual partition assignment was specified, but replication factor was not set to -1.'],
       [{ numPartitions: -1, replicationFactor: -1, assignments: [a(0, [2])] }, ErrorCode.INVALID_REPLICA_ASSIGNMENT, 'The manual partition assignment includes broker 2, but no such broker is registered.'],

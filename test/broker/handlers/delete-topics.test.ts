@@ -6,14 +6,14 @@ import {
   createDeleteTopicsRequest,
   createMetadataRequest,
   type DeleteTopicsResponse,
+  ErrorCode,
+  ZERO_UUID,
 } from '../../../src/codec/index.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { partitionKey } from '../../../src/broker/log/fetch-waiters.js';
 import { onTopicDeleted } from '../../../src/broker/log/topic-admin.js';
 import { startKmock, type Kmock, type KmockOptions } from '../../../src/broker/server.js';
 import { RawClient } from '../../support/raw-client.js';
 
-const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 let kmock: Kmock;
 let client: RawClient;

@@ -6,8 +6,8 @@ import {
   createDescribeClusterRequest,
   createSaslAuthenticateRequest,
   createSaslHandshakeRequest,
+  ErrorCode,
 } from '../../../src/codec/index.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { startKmock, type Kmock } from '../../../src/broker/server.js';
 import { RawClient } from '../../support/raw-client.js';
 

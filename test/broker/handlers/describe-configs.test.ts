@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createCreateTopicsRequest,
   createDescribeConfigsRequest,
-  type DescribeConfigsRequestDescribeConfigsResource,
   type DescribeConfigsResponse,
+  type DescribeConfigsRequest,
+  ErrorCode,
 } from '../../../src/codec/index.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { startKmock, type Kmock, type KmockOptions } from '../../../src/broker/server.js';
 import { RawClient } from '../../support/raw-client.js';
 
@@ -65,12 +65,12 @@ afterEach(async () => {
   await kmock.close();
 });
 
-function resource(resourceType: number, resourceName: string, configurationKeys: string[] | null = null): DescribeConfigsRequestDescribeConfigsResource {
+function resource(resourceType: number, resourceName: string, configurationKeys: string[] | null = null): DescribeConfigsRequest.Resource {
   return { resourceType, resourceName, configurationKeys };
 }
 
 function describeConfigs(
-  resources: DescribeConfigsRequestDescribeConfigsResource[],
+  resources: DescribeConfigsRequest.Resource[],
   version = 4,
   opts: { includeSynonyms?: boolean; includeDocumentation?: boolean } = {},
 ): Promise<DescribeConfigsResponse> {

@@ -16,8 +16,8 @@ import {
   createSyncGroupRequest,
   decodeResponse,
   encodeRequest,
+  ErrorCode,
 } from '../../../src/codec/index.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { startKmock, type Kmock } from '../../../src/broker/server.js';
 import { RawClient } from '../../support/raw-client.js';
 

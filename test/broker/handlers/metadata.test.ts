@@ -2,12 +2,10 @@
 // (KafkaApis.handleTopicMetadataRequest, DefaultAutoTopicCreationManager in KRaft mode); where
 // kmock's metadata handler differs, the test is marked `.fails` and says what Kafka does.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCreateTopicsRequest, createMetadataRequest, type MetadataRequestTopic } from '../../../src/codec/index.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
+import { createCreateTopicsRequest, createMetadataRequest, type MetadataRequest, ErrorCode, ZERO_UUID } from '../../../src/codec/index.js';
 import { startKmock, type Kmock, type KmockOptions } from '../../../src/broker/server.js';
 import { RawClient } from '../../support/raw-client.js';
 
-const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 let kmock: Kmock;
 let client: RawClient;
@@ -34,7 +32,7 @@ async function createTopic(name: string, numPartitions = 2): Promise<string> {
   return res.topics[0].topicId;
 }
 
-const byName = (name: string): MetadataRequestTopic => ({ name, topicId: ZERO_UUID });
+const byName = (name: string): MetadataRequest.Topic => ({ name, topicId: ZERO_UUID });
 
 describe('Metadata: all topics', () => {
   for (let v = 0; v <= 12; v++) {

@@ -5,12 +5,11 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createApiVersionsRequest,
   createFetchRequest,
-  createFetchRequestFetchPartition,
-  createFetchRequestFetchTopic,
   createProduceRequest,
   encodeRequest,
-  type FetchRequestFetchPartition,
   type FetchResponse,
+  FetchRequest,
+  ErrorCode,
 } from '../../../src/codec/index.js';
 import {
   decodeBatch,
@@ -21,7 +20,6 @@ import {
   type LegacyEntry,
   type LegacyMessageInput,
 } from '../../../src/codec/records/index.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { startKmock, type Kmock } from '../../../src/broker/server.js';
 import { RawClient } from '../../support/raw-client.js';
 
@@ -53,14 +51,14 @@ async function produce(version: number, name: string, records: Buffer | null, ac
   return res.responses[0].partitionResponses[0];
 }
 
-async function fetch(version: number, name: string, fetchOffset: number, part: Partial<FetchRequestFetchPartition> = {}, init: Parameters<typeof createFetchRequest>[0] = {}) {
+async function fetch(version: number, name: string, fetchOffset: number, part: Partial<FetchRequest.Partition> = {}, init: Parameters<typeof createFetchRequest>[0] = {}) {
   const res = await client.request(
     1,
     version,
     createFetchRequest({
       maxWaitMs: 0,
       minBytes: 0,
-      topics: [createFetchRequestFetchTopic({ topic: name, partitions: [createFetchRequestFetchPartition({ partition: 0, fetchOffset: BigInt(fetchOffset), partitionMaxBytes: 1 << 20, ...part })] })],
+      topics: [FetchRequest.createTopic({ topic: name, partitions: [FetchRequest.createPartition({ partition: 0, fetchOffset: BigInt(fetchOffset), partitionMaxBytes: 1 << 20, ...part })] })],
       ...init,
     }),
   );

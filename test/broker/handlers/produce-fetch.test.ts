@@ -5,22 +5,20 @@ import { CompressionTypes, Kafka, logLevel, Partitioners } from 'kafkajs';
 import {
   createDeleteRecordsRequest,
   createFetchRequest,
-  createFetchRequestFetchPartition,
-  createFetchRequestFetchTopic,
   createInitProducerIdRequest,
   createListOffsetsRequest,
-  createListOffsetsRequestListOffsetsPartition,
   createProduceRequest,
   encodeRequest,
   encodeResponseChunks,
-  type FetchRequestFetchPartition,
   type FetchResponse,
   type ProduceResponse,
+  FetchRequest,
+  ListOffsetsRequest,
+  ErrorCode,
 } from '../../../src/codec/index.js';
 import { decodeRecords, encodeBatch, initCompression, readBatchHeader, type RecordBatchInput, type RecordBatch } from '../../../src/codec/records/index.js';
 import { Broker } from '../../../src/broker/broker.js';
 import { resolveConfig } from '../../../src/broker/config.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { fetchHandler } from '../../../src/broker/handlers/fetch.js';
 import { HANDLERS } from '../../../src/broker/handlers/index.js';
 import { produceHandler } from '../../../src/broker/handlers/produce.js';
@@ -62,15 +60,15 @@ async function produce(name: string, records: Buffer | null, opts: { acks?: numb
   return res.responses[0].partitionResponses[0];
 }
 
-function fetchPartition(fetchOffset: bigint, init: Partial<FetchRequestFetchPartition> = {}) {
-  return createFetchRequestFetchPartition({ partition: 0, fetchOffset, partitionMaxBytes: 1 << 20, ...init });
+function fetchPartition(fetchOffset: bigint, init: Partial<FetchRequest.Partition> = {}) {
+  return FetchRequest.createPartition({ partition: 0, fetchOffset, partitionMaxBytes: 1 << 20, ...init });
 }
 
 async function fetch(name: string, fetchOffset: bigint, version = 12, init: Parameters<typeof createFetchRequest>[0] = {}, c = client) {
   const body = createFetchRequest({
     maxWaitMs: 0,
     minBytes: 0,
-    topics: [createFetchRequestFetchTopic({ topic: name, topicId: kmock.broker.topics.get(name)?.id, partitions: [fetchPartition(fetchOffset)] })],
+    topics: [FetchRequest.createTopic({ topic: name, topicId: kmock.broker.topics.get(name)?.id, partitions: [fetchPartition(fetchOffset)] })],
     ...init,
   });
   return c.request(1, version, body);
@@ -253,7 +251,7 @@ describe('Fetch', () => {
       apiVersion: 12,
       receivedAt: 0,
     };
-    const req = createFetchRequest({ topics: [createFetchRequestFetchTopic({ topic: 'zc', partitions: [fetchPartition(0n)] })] });
+    const req = createFetchRequest({ topics: [FetchRequest.createTopic({ topic: 'zc', partitions: [fetchPartition(0n)] })] });
     const res = fetchHandler.handle(ctx, req) as FetchResponse;
     const records = res.responses[0].partitions[0].records as Buffer[];
     expect(records).toHaveLength(3);
@@ -275,7 +273,7 @@ describe('Fetch', () => {
         createFetchRequest({
           maxBytes,
           topics: [
-            createFetchRequestFetchTopic({
+            FetchRequest.createTopic({
               topic: 'm',
               partitions: [fetchPartition(0n, { partitionMaxBytes }), fetchPartition(0n, { partition: 1, partitionMaxBytes })],
             }),
@@ -302,7 +300,7 @@ describe('Fetch', () => {
       1,
       12,
       createFetchRequest({
-        topics: [createFetchRequestFetchTopic({ topic: 'nope', partitions: [fetchPartition(0n)] }), createFetchRequestFetchTopic({ topic: 'x', partitions: [fetchPartition(0n)] })],
+        topics: [FetchRequest.createTopic({ topic: 'nope', partitions: [fetchPartition(0n)] }), FetchRequest.createTopic({ topic: 'x', partitions: [fetchPartition(0n)] })],
       }),
     );
     // read partitions first, then the ones answered without reading (FetchResponse.of order)
@@ -315,7 +313,7 @@ describe('Fetch', () => {
     const byId = await client.request(
       1,
       13,
-      createFetchRequest({ topics: [createFetchRequestFetchTopic({ topicId: 'AAAAAAAAAAAAAAAAAAAAAQ', partitions: [fetchPartition(0n)] })] }),
+      createFetchRequest({ topics: [FetchRequest.createTopic({ topicId: 'AAAAAAAAAAAAAAAAAAAAAQ', partitions: [fetchPartition(0n)] })] }),
     );
     expect(byId.responses[0]).toMatchObject({ topicId: 'AAAAAAAAAAAAAAAAAAAAAQ' });
     expect(byId.responses[0].partitions[0].errorCode).toBe(ErrorCode.UNKNOWN_TOPIC_ID);
@@ -362,7 +360,7 @@ describe('ListOffsets', () => {
       version,
       createListOffsetsRequest({
         replicaId: -1,
-        topics: [{ name, partitions: [createListOffsetsRequestListOffsetsPartition({ partitionIndex: 0, timestamp, maxNumOffsets: version === 0 ? 10 : 1 })] }],
+        topics: [{ name, partitions: [ListOffsetsRequest.createPartition({ partitionIndex: 0, timestamp, maxNumOffsets: version === 0 ? 10 : 1 })] }],
       }),
     );
     return res.topics[0].partitions[0];

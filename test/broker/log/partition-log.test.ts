@@ -3,7 +3,6 @@
 // tails), DeleteRecords, and the ListOffsets lookups.
 import * as zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { DEFAULT_LOG_CONFIG, PartitionLog, resolveLogConfig, type LogConfig } from '../../../src/broker/log/partition-log.js';
 import {
   computeBatchCrc,
@@ -14,6 +13,7 @@ import {
   verifyBatchCrc,
   type RecordBatchInput,
 } from '../../../src/codec/records/index.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 const NOW = 1_700_000_000_000;
 

@@ -1,7 +1,6 @@
 // Idempotent-producer state (ProducerStateManager / ProducerAppendInfo semantics), alone and
 // through the partition log's append.
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { DEFAULT_LOG_CONFIG, PartitionLog } from '../../../src/broker/log/partition-log.js';
 import {
   decrementSequence,
@@ -11,6 +10,7 @@ import {
 } from '../../../src/broker/log/producer-state.js';
 import { ProducerIdManager } from '../../../src/broker/log/producer-ids.js';
 import { encodeBatch } from '../../../src/codec/records/index.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 const NOW = Date.now();
 

@@ -2,7 +2,6 @@
 // (LogValidator's not-in-place path), keeping records, timestamps and producer fields.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { DEFAULT_LOG_CONFIG, PartitionLog, resolveLogConfig, type LogConfig } from '../../../src/broker/log/partition-log.js';
 import {
   decodeBatch,
@@ -13,6 +12,7 @@ import {
   type CompressionName,
   type RecordBatchInput,
 } from '../../../src/codec/records/index.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 const NOW = 1_700_000_000_000;
 

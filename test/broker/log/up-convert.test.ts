@@ -2,7 +2,6 @@
 // message sets, plain and compressed, become one v2 batch as Kafka 3.9's LogValidator builds it,
 // and every check fails with Kafka's error code, in Kafka's order.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../src/broker/errors.js';
 import { DEFAULT_LOG_CONFIG, PartitionLog, type LogConfig } from '../../../src/broker/log/partition-log.js';
 import { planMessageSetAppend } from '../../../src/broker/log/up-convert.js';
 import {
@@ -17,6 +16,7 @@ import {
   type CompressionName,
   type LegacyMessageInput,
 } from '../../../src/codec/records/index.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 const NOW = 1_700_000_000_000;
 const T = NOW - 5000;

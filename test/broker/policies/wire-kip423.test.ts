@@ -3,8 +3,7 @@
 // connection, as Kafka's muted channel does).
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHeartbeatRequest, createJoinGroupRequest, createSyncGroupRequest } from '../../../src/codec/index.js';
-import { ErrorCode } from '../../../src/broker/errors.js';
+import { createHeartbeatRequest, createJoinGroupRequest, createSyncGroupRequest, ErrorCode } from '../../../src/codec/index.js';
 import type { GroupEvent } from '../../../src/broker/group/index.js';
 import type { PolicyUpdate } from '../../../src/broker/group/policies/types.js';
 import { startKmock, type Kmock } from '../../../src/broker/server.js';

@@ -97,7 +97,7 @@ const joinGroupV5 = fc
     protocolType: text,
     protocols: fc.array(fc.record({ name: text, metadata: fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)) }), { maxLength: 6 }),
   })
-  .map((r) => c.createJoinGroupRequest({ ...r, protocols: r.protocols.map((p) => c.createJoinGroupRequestProtocol(p)) }));
+  .map((r) => c.createJoinGroupRequest({ ...r, protocols: r.protocols.map((p) => c.JoinGroupRequest.createProtocol(p)) }));
 
 describe('JoinGroup v5 request: binary-parser 2.3.0 as an independent decoder', () => {
   it('decodes the kafkajs golden v5 body (codec.md §9) to the same fields as ours', async () => {
@@ -117,7 +117,7 @@ describe('JoinGroup v5 request: binary-parser 2.3.0 as an independent decoder', 
   });
 
   it('the cross-check decoder itself rejects what it must: a negative length, a truncated body, trailing bytes', () => {
-    const body = c.encodeJoinGroupRequest(c.createJoinGroupRequest({ groupId: 'g', memberId: 'm', protocolType: 'consumer', protocols: [c.createJoinGroupRequestProtocol({ name: 'range', metadata: Buffer.from([1]) })] }), 5);
+    const body = c.encodeJoinGroupRequest(c.createJoinGroupRequest({ groupId: 'g', memberId: 'm', protocolType: 'consumer', protocols: [c.JoinGroupRequest.createProtocol({ name: 'range', metadata: Buffer.from([1]) })] }), 5);
     const negative = Buffer.from(body);
     negative.writeInt16BE(-2, 0);
     expect(() => decodeWithBinaryParser(negative)).toThrow();

@@ -25,6 +25,7 @@ import {
   ourResponseDecodedByKafkajs,
   type Kjs,
 } from '../../support/interop-kafkajs.js';
+import { ZERO_UUID } from '../../../src/codec/index.js';
 
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -35,7 +36,6 @@ const MEMBER2 = 'kafkajs-interop-2';
 const INSTANCE = 'static-instance-7';
 const TOPIC = 'topic-ä';
 const TOPIC2 = 'topic-b';
-const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 // Consumer-protocol payloads as kafkajs's assigners write them (version 0).
 const SUBSCRIPTION: Buffer = kjsAssignerProtocol.MemberMetadata.encode({ version: 0, topics: [TOPIC, TOPIC2], userData: Buffer.from('ud') });
@@ -53,8 +53,8 @@ describe('kafkajs consumer-protocol payloads', () => {
     expect(c.decodeConsumerProtocolAssignment(ASSIGNMENT.subarray(2), 0)).toEqual(
       c.createConsumerProtocolAssignment({
         assignedPartitions: [
-          c.createConsumerProtocolAssignmentTopicPartition({ topic: TOPIC, partitions: [0, 2] }),
-          c.createConsumerProtocolAssignmentTopicPartition({ topic: TOPIC2, partitions: [1] }),
+          c.ConsumerProtocolAssignment.createTopicPartition({ topic: TOPIC, partitions: [0, 2] }),
+          c.ConsumerProtocolAssignment.createTopicPartition({ topic: TOPIC2, partitions: [1] }),
         ],
         userData: Buffer.alloc(0),
       }),
@@ -66,7 +66,7 @@ describe('kafkajs consumer-protocol payloads', () => {
     const asg = Buffer.concat([
       Buffer.from([0, 0]),
       c.encodeConsumerProtocolAssignment(
-        c.createConsumerProtocolAssignment({ assignedPartitions: [c.createConsumerProtocolAssignmentTopicPartition({ topic: TOPIC, partitions: [5, 3] })], userData: Buffer.alloc(0) }),
+        c.createConsumerProtocolAssignment({ assignedPartitions: [c.ConsumerProtocolAssignment.createTopicPartition({ topic: TOPIC, partitions: [5, 3] })], userData: Buffer.alloc(0) }),
         0,
       ),
     ]);
@@ -86,8 +86,8 @@ describe('ApiVersions (18) v0-v2 with kafkajs', () => {
       v,
       c.createApiVersionsResponse({
         apiKeys: [
-          c.createApiVersionsResponseApiVersion({ apiKey: 11, minVersion: 0, maxVersion: 9 }),
-          c.createApiVersionsResponseApiVersion({ apiKey: 18, minVersion: 0, maxVersion: 4 }),
+          c.ApiVersionsResponse.createApiVersion({ apiKey: 11, minVersion: 0, maxVersion: 9 }),
+          c.ApiVersionsResponse.createApiVersion({ apiKey: 18, minVersion: 0, maxVersion: 4 }),
         ],
         throttleTimeMs: 25,
       }),
@@ -114,7 +114,7 @@ describe('Metadata (3) v0-v6 with kafkajs', () => {
     const body = await kafkajsRequestDecodedByUs(kjsModule('metadata', v, 'request')({ topics: [TOPIC, TOPIC2], allowAutoTopicCreation: false }), 3, v);
     expect(body).toEqual(
       c.createMetadataRequest({
-        topics: [c.createMetadataRequestTopic({ name: TOPIC }), c.createMetadataRequestTopic({ name: TOPIC2 })],
+        topics: [c.MetadataRequest.createTopic({ name: TOPIC }), c.MetadataRequest.createTopic({ name: TOPIC2 })],
         allowAutoTopicCreation: v >= 4 ? false : true,
       }),
     );
@@ -130,21 +130,21 @@ describe('Metadata (3) v0-v6 with kafkajs', () => {
       c.createMetadataResponse({
         throttleTimeMs: 12,
         brokers: [
-          c.createMetadataResponseBroker({ nodeId: 1, host: 'broker-1.kmock', port: 9092, rack: 'rack-a' }),
-          c.createMetadataResponseBroker({ nodeId: 2, host: 'broker-2.kmock', port: 9093, rack: null }),
+          c.MetadataResponse.createBroker({ nodeId: 1, host: 'broker-1.kmock', port: 9092, rack: 'rack-a' }),
+          c.MetadataResponse.createBroker({ nodeId: 2, host: 'broker-2.kmock', port: 9093, rack: null }),
         ],
         clusterId: 'kmock-cluster',
         controllerId: 2,
         topics: [
-          c.createMetadataResponseTopic({
+          c.MetadataResponse.createTopic({
             name: TOPIC,
             isInternal: false,
             partitions: [
-              c.createMetadataResponsePartition({ partitionIndex: 0, leaderId: 1, leaderEpoch: 3, replicaNodes: [1, 2], isrNodes: [1], offlineReplicas: [2] }),
-              c.createMetadataResponsePartition({ partitionIndex: 1, leaderId: 2, leaderEpoch: 3, replicaNodes: [2, 1], isrNodes: [2, 1], offlineReplicas: [] }),
+              c.MetadataResponse.createPartition({ partitionIndex: 0, leaderId: 1, leaderEpoch: 3, replicaNodes: [1, 2], isrNodes: [1], offlineReplicas: [2] }),
+              c.MetadataResponse.createPartition({ partitionIndex: 1, leaderId: 2, leaderEpoch: 3, replicaNodes: [2, 1], isrNodes: [2, 1], offlineReplicas: [] }),
             ],
           }),
-          c.createMetadataResponseTopic({ name: '__consumer_offsets', isInternal: true, partitions: [] }),
+          c.MetadataResponse.createTopic({ name: '__consumer_offsets', isInternal: true, partitions: [] }),
         ],
       }),
       kjsModule('metadata', v, 'response'),
@@ -184,7 +184,7 @@ describe('Metadata (3) v0-v6 with kafkajs', () => {
     const { decoded, parse } = await ourResponseDecodedByKafkajs(
       3,
       5,
-      c.createMetadataResponse({ topics: [c.createMetadataResponseTopic({ errorCode: 3, name: 'missing' })] }),
+      c.createMetadataResponse({ topics: [c.MetadataResponse.createTopic({ errorCode: 3, name: 'missing' })] }),
       kjsModule('metadata', 5, 'response'),
     );
     expect(decoded.topicMetadata[0]).toEqual({ topicErrorCode: 3, topic: 'missing', isInternal: false, partitionMetadata: [] });
@@ -211,7 +211,7 @@ describe('Produce (0) v0-v7 with kafkajs', () => {
         transactionalId: transactional ? 'txn-☃' : null,
         acks: -1,
         timeoutMs: 30000,
-        topicData: [c.createProduceRequestTopicProduceData({ name: TOPIC, partitionData: [c.createProduceRequestPartitionProduceData({ index: 3, records })] })],
+        topicData: [c.ProduceRequest.createTopicProduceData({ name: TOPIC, partitionData: [c.ProduceRequest.createPartitionProduceData({ index: 3, records })] })],
       }),
     );
     // The records field must hold exactly one well-formed record set: kafkajs's own decoders
@@ -245,9 +245,9 @@ describe('Produce (0) v0-v7 with kafkajs', () => {
       v,
       c.createProduceResponse({
         responses: [
-          c.createProduceResponseTopicProduceResponse({
+          c.ProduceResponse.createTopicProduceResponse({
             name: TOPIC,
-            partitionResponses: [c.createProduceResponsePartitionProduceResponse({ index: 3, baseOffset: 8_589_934_592n, logAppendTimeMs: 1_700_000_000_999n, logStartOffset: 17n })],
+            partitionResponses: [c.ProduceResponse.createPartitionProduceResponse({ index: 3, baseOffset: 8_589_934_592n, logAppendTimeMs: 1_700_000_000_999n, logStartOffset: 17n })],
           }),
         ],
         throttleTimeMs: 7,
@@ -273,7 +273,7 @@ describe('Produce (0) v0-v7 with kafkajs', () => {
       0,
       7,
       c.createProduceResponse({
-        responses: [c.createProduceResponseTopicProduceResponse({ name: TOPIC, partitionResponses: [c.createProduceResponsePartitionProduceResponse({ index: 0, errorCode: 6, baseOffset: -1n })] })],
+        responses: [c.ProduceResponse.createTopicProduceResponse({ name: TOPIC, partitionResponses: [c.ProduceResponse.createPartitionProduceResponse({ index: 0, errorCode: 6, baseOffset: -1n })] })],
       }),
       kjsModule('produce', 7, 'response'),
     );
@@ -315,21 +315,21 @@ describe('Fetch (1) v0-v11 with kafkajs', () => {
         sessionId: v >= 7 ? 321 : 0,
         sessionEpoch: v >= 7 ? 5 : -1,
         topics: [
-          c.createFetchRequestFetchTopic({
+          c.FetchRequest.createTopic({
             topic: TOPIC,
             partitions: [
-              c.createFetchRequestFetchPartition({
+              c.FetchRequest.createPartition({
                 partition: 0,
                 currentLeaderEpoch: v >= 9 ? 7 : -1,
                 fetchOffset: 4294967296n,
                 logStartOffset: v >= 5 ? 12n : -1n,
                 partitionMaxBytes: 1048576,
               }),
-              c.createFetchRequestFetchPartition({ partition: 1, fetchOffset: 0n, partitionMaxBytes: 65536 }),
+              c.FetchRequest.createPartition({ partition: 1, fetchOffset: 0n, partitionMaxBytes: 65536 }),
             ],
           }),
         ],
-        forgottenTopicsData: v >= 7 ? [c.createFetchRequestForgottenTopic({ topic: 'gone', partitions: [3, 4] })] : [],
+        forgottenTopicsData: v >= 7 ? [c.FetchRequest.createForgottenTopic({ topic: 'gone', partitions: [3, 4] })] : [],
         rackId: v >= 11 ? 'rack-z' : '',
       }),
     );
@@ -362,20 +362,20 @@ describe('Fetch (1) v0-v11 with kafkajs', () => {
         // Non-ignorable fields: the spec forbids non-default values before they exist.
         sessionId: v >= 7 ? 321 : 0,
         responses: [
-          c.createFetchResponseFetchableTopicResponse({
+          c.FetchResponse.createFetchableTopicResponse({
             topic: TOPIC,
             partitions: [
-              c.createFetchResponsePartitionData({
+              c.FetchResponse.createPartitionData({
                 partitionIndex: 0,
                 highWatermark: 102n,
                 lastStableOffset: 101n,
                 logStartOffset: 100n,
-                abortedTransactions: [c.createFetchResponseAbortedTransaction({ producerId: 77n, firstOffset: 90n })],
+                abortedTransactions: [c.FetchResponse.createAbortedTransaction({ producerId: 77n, firstOffset: 90n })],
                 preferredReadReplica: v >= 11 ? 2 : -1,
                 records,
               }),
               // No data: null records from v4 on, an empty record set before (see the test below).
-              c.createFetchResponsePartitionData({ partitionIndex: 1, highWatermark: 0n, abortedTransactions: null, records: v >= 4 ? null : Buffer.alloc(0) }),
+              c.FetchResponse.createPartitionData({ partitionIndex: 1, highWatermark: 0n, abortedTransactions: null, records: v >= 4 ? null : Buffer.alloc(0) }),
             ],
           }),
         ],
@@ -413,10 +413,10 @@ describe('Fetch (1) v0-v11 with kafkajs', () => {
     // so everything after a null record set is read one byte off. The spec allows null here, but
     // real brokers always send an empty set; kmock must do the same for Fetch v0-v3.
     const partitions = (records: Buffer | null) => [
-      c.createFetchResponsePartitionData({ partitionIndex: 0, highWatermark: 5n, records }),
-      c.createFetchResponsePartitionData({ partitionIndex: 1, highWatermark: 6n, records: Buffer.alloc(0) }),
+      c.FetchResponse.createPartitionData({ partitionIndex: 0, highWatermark: 5n, records }),
+      c.FetchResponse.createPartitionData({ partitionIndex: 1, highWatermark: 6n, records: Buffer.alloc(0) }),
     ];
-    const body = (records: Buffer | null) => c.createFetchResponse({ responses: [c.createFetchResponseFetchableTopicResponse({ topic: TOPIC, partitions: partitions(records) })] });
+    const body = (records: Buffer | null) => c.createFetchResponse({ responses: [c.FetchResponse.createFetchableTopicResponse({ topic: TOPIC, partitions: partitions(records) })] });
     const ok = await ourResponseDecodedByKafkajs(1, v, body(Buffer.alloc(0)), kjsModule('fetch', v, 'response'));
     expect(ok.decoded.responses[0].partitions.map((p: Kjs) => [p.partition, p.highWatermark])).toEqual([
       [0, '5'],
@@ -435,7 +435,7 @@ describe('Fetch (1) v0-v11 with kafkajs', () => {
       1,
       11,
       c.createFetchResponse({
-        responses: [c.createFetchResponseFetchableTopicResponse({ topic: TOPIC, partitions: [c.createFetchResponsePartitionData({ partitionIndex: 4, errorCode: 1, highWatermark: -1n })] })],
+        responses: [c.FetchResponse.createFetchableTopicResponse({ topic: TOPIC, partitions: [c.FetchResponse.createPartitionData({ partitionIndex: 4, errorCode: 1, highWatermark: -1n })] })],
       }),
       kjsModule('fetch', 11, 'response'),
     );
@@ -454,11 +454,11 @@ describe('ListOffsets (2) v0-v3 with kafkajs', () => {
         replicaId: -1,
         isolationLevel: v >= 2 ? 1 : 0,
         topics: [
-          c.createListOffsetsRequestListOffsetsTopic({
+          c.ListOffsetsRequest.createTopic({
             name: TOPIC,
             partitions: [
-              c.createListOffsetsRequestListOffsetsPartition({ partitionIndex: 0, timestamp: -2n, maxNumOffsets: 1 }),
-              c.createListOffsetsRequestListOffsetsPartition({ partitionIndex: 5, timestamp: 1700000000000n, maxNumOffsets: 1 }),
+              c.ListOffsetsRequest.createPartition({ partitionIndex: 0, timestamp: -2n, maxNumOffsets: 1 }),
+              c.ListOffsetsRequest.createPartition({ partitionIndex: 5, timestamp: 1700000000000n, maxNumOffsets: 1 }),
             ],
           }),
         ],
@@ -472,9 +472,9 @@ describe('ListOffsets (2) v0-v3 with kafkajs', () => {
       c.createListOffsetsResponse({
         throttleTimeMs: 4,
         topics: [
-          c.createListOffsetsResponseListOffsetsTopicResponse({
+          c.ListOffsetsResponse.createTopicResponse({
             name: TOPIC,
-            partitions: [c.createListOffsetsResponseListOffsetsPartitionResponse(
+            partitions: [c.ListOffsetsResponse.createPartitionResponse(
                 v === 0 ? { partitionIndex: 0, oldStyleOffsets: [4294967297n, 3n] } : { partitionIndex: 0, timestamp: 1700000000000n, offset: 4294967297n },
               )],
           }),
@@ -544,7 +544,7 @@ describe('JoinGroup (11) v0-v5 with kafkajs', () => {
         memberId: MEMBER,
         groupInstanceId: v >= 5 ? INSTANCE : null,
         protocolType: 'consumer',
-        protocols: protocols.map((p) => c.createJoinGroupRequestProtocol(p)),
+        protocols: protocols.map((p) => c.JoinGroupRequest.createProtocol(p)),
       }),
     );
   });
@@ -559,7 +559,7 @@ describe('JoinGroup (11) v0-v5 with kafkajs', () => {
         memberId: '',
         groupInstanceId: null,
         protocolType: 'consumer',
-        protocols: [c.createJoinGroupRequestProtocol({ name: 'RoundRobinAssigner', metadata: Buffer.alloc(0) })],
+        protocols: [c.JoinGroupRequest.createProtocol({ name: 'RoundRobinAssigner', metadata: Buffer.alloc(0) })],
       }),
     );
   });
@@ -574,8 +574,8 @@ describe('JoinGroup (11) v0-v5 with kafkajs', () => {
         leader: MEMBER,
         memberId: MEMBER2,
         members: [
-          c.createJoinGroupResponseMember({ memberId: MEMBER, groupInstanceId: v >= 5 ? INSTANCE : null, metadata: SUBSCRIPTION }),
-          c.createJoinGroupResponseMember({ memberId: MEMBER2, groupInstanceId: null, metadata: Buffer.alloc(0) }),
+          c.JoinGroupResponse.createMember({ memberId: MEMBER, groupInstanceId: v >= 5 ? INSTANCE : null, metadata: SUBSCRIPTION }),
+          c.JoinGroupResponse.createMember({ memberId: MEMBER2, groupInstanceId: null, metadata: Buffer.alloc(0) }),
         ],
       }),
       kjsModule('joinGroup', v, 'response'),
@@ -622,7 +622,7 @@ describe('JoinGroup (11) v0-v5 with kafkajs', () => {
               memberId: a.memberId,
               groupInstanceId: v >= 5 ? a.groupInstanceId : null,
               protocolType: a.protocolType,
-              protocols: a.groupProtocols.map((p) => c.createJoinGroupRequestProtocol(p)),
+              protocols: a.groupProtocols.map((p) => c.JoinGroupRequest.createProtocol(p)),
             }),
             v,
           );
@@ -664,7 +664,7 @@ describe('SyncGroup (14) v0-v3 with kafkajs', () => {
         generationId: 17,
         memberId: MEMBER,
         groupInstanceId: v >= 3 ? INSTANCE : null,
-        assignments: [c.createSyncGroupRequestAssignment({ memberId: MEMBER, assignment: ASSIGNMENT }), c.createSyncGroupRequestAssignment({ memberId: MEMBER2, assignment: Buffer.alloc(0) })],
+        assignments: [c.SyncGroupRequest.createAssignment({ memberId: MEMBER, assignment: ASSIGNMENT }), c.SyncGroupRequest.createAssignment({ memberId: MEMBER2, assignment: Buffer.alloc(0) })],
       }),
     );
   });
@@ -720,7 +720,7 @@ describe('LeaveGroup (13) v0-v3 with kafkajs', () => {
     expect(body).toEqual(
       c.createLeaveGroupRequest({
         groupId: GROUP,
-        members: [c.createLeaveGroupRequestMemberIdentity({ memberId: MEMBER, groupInstanceId: INSTANCE }), c.createLeaveGroupRequestMemberIdentity({ memberId: MEMBER2, groupInstanceId: null })],
+        members: [c.LeaveGroupRequest.createMemberIdentity({ memberId: MEMBER, groupInstanceId: INSTANCE }), c.LeaveGroupRequest.createMemberIdentity({ memberId: MEMBER2, groupInstanceId: null })],
       }),
     );
   });
@@ -732,7 +732,7 @@ describe('LeaveGroup (13) v0-v3 with kafkajs', () => {
         throttleTimeMs: 8,
         members:
           v >= 3
-            ? [c.createLeaveGroupResponseMemberResponse({ memberId: MEMBER, groupInstanceId: INSTANCE }), c.createLeaveGroupResponseMemberResponse({ memberId: MEMBER2, groupInstanceId: null })]
+            ? [c.LeaveGroupResponse.createMemberResponse({ memberId: MEMBER, groupInstanceId: INSTANCE }), c.LeaveGroupResponse.createMemberResponse({ memberId: MEMBER2, groupInstanceId: null })]
             : [],
       }),
       kjsModule('leaveGroup', v, 'response'),
@@ -760,7 +760,7 @@ describe('LeaveGroup (13) v0-v3 with kafkajs', () => {
     const { parse } = await ourResponseDecodedByKafkajs(
       13,
       3,
-      c.createLeaveGroupResponse({ members: [c.createLeaveGroupResponseMemberResponse({ memberId: 'ghost', groupInstanceId: null, errorCode: 25 })] }),
+      c.createLeaveGroupResponse({ members: [c.LeaveGroupResponse.createMemberResponse({ memberId: 'ghost', groupInstanceId: null, errorCode: 25 })] }),
       kjsModule('leaveGroup', 3, 'response'),
     );
     await expect(parse()).rejects.toMatchObject({ type: 'UNKNOWN_MEMBER_ID', code: 25 });
@@ -793,11 +793,11 @@ describe('OffsetCommit (8) v0-v5 with kafkajs', () => {
         memberId: v >= 1 ? MEMBER : '',
         retentionTimeMs: v >= 2 && v <= 4 ? 86400000n : -1n,
         topics: [
-          c.createOffsetCommitRequestTopic({
+          c.OffsetCommitRequest.createTopic({
             name: TOPIC,
             partitions: [
-              c.createOffsetCommitRequestPartition({ partitionIndex: 0, committedOffset: 4294967296n, commitTimestamp: v === 1 ? 1700000000000n : -1n, committedMetadata: 'meta-☃' }),
-              c.createOffsetCommitRequestPartition({ partitionIndex: 1, committedOffset: 0n, commitTimestamp: -1n, committedMetadata: null }),
+              c.OffsetCommitRequest.createPartition({ partitionIndex: 0, committedOffset: 4294967296n, commitTimestamp: v === 1 ? 1700000000000n : -1n, committedMetadata: 'meta-☃' }),
+              c.OffsetCommitRequest.createPartition({ partitionIndex: 1, committedOffset: 0n, commitTimestamp: -1n, committedMetadata: null }),
             ],
           }),
         ],
@@ -811,7 +811,7 @@ describe('OffsetCommit (8) v0-v5 with kafkajs', () => {
       c.createOffsetCommitResponse({
         throttleTimeMs: 2,
         topics: [
-          c.createOffsetCommitResponseTopic({ name: TOPIC, partitions: [c.createOffsetCommitResponsePartition({ partitionIndex: 0 }), c.createOffsetCommitResponsePartition({ partitionIndex: 1 })] }),
+          c.OffsetCommitResponse.createTopic({ name: TOPIC, partitions: [c.OffsetCommitResponse.createPartition({ partitionIndex: 0 }), c.OffsetCommitResponse.createPartition({ partitionIndex: 1 })] }),
         ],
       }),
       kjsModule('offsetCommit', v, 'response'),
@@ -836,7 +836,7 @@ describe('OffsetCommit (8) v0-v5 with kafkajs', () => {
     const { parse } = await ourResponseDecodedByKafkajs(
       8,
       5,
-      c.createOffsetCommitResponse({ topics: [c.createOffsetCommitResponseTopic({ name: TOPIC, partitions: [c.createOffsetCommitResponsePartition({ partitionIndex: 0, errorCode: 22 })] })] }),
+      c.createOffsetCommitResponse({ topics: [c.OffsetCommitResponse.createTopic({ name: TOPIC, partitions: [c.OffsetCommitResponse.createPartition({ partitionIndex: 0, errorCode: 22 })] })] }),
       kjsModule('offsetCommit', 5, 'response'),
     );
     await expect(parse()).rejects.toMatchObject({ type: 'ILLEGAL_GENERATION', code: 22 });
@@ -848,7 +848,7 @@ describe('OffsetFetch (9) v1-v4 with kafkajs', () => {
   it.each(range(1, 4))('v%i request decodes with ours', async (v) => {
     const args = { groupId: GROUP, topics: [{ topic: TOPIC, partitions: [{ partition: 0 }, { partition: 7 }] }] };
     const body = await kafkajsRequestDecodedByUs(kjsModule('offsetFetch', v, 'request')(args), 9, v);
-    expect(body).toEqual(c.createOffsetFetchRequest({ groupId: GROUP, topics: [c.createOffsetFetchRequestTopic({ name: TOPIC, partitionIndexes: [0, 7] })] }));
+    expect(body).toEqual(c.createOffsetFetchRequest({ groupId: GROUP, topics: [c.OffsetFetchRequest.createTopic({ name: TOPIC, partitionIndexes: [0, 7] })] }));
   });
   it.each(range(1, 4))('v%i request for all topics (kafkajs: [] -> null from v3 on)', async (v) => {
     const body = await kafkajsRequestDecodedByUs(kjsModule('offsetFetch', v, 'request')({ groupId: GROUP, topics: [] }), 9, v);
@@ -861,11 +861,11 @@ describe('OffsetFetch (9) v1-v4 with kafkajs', () => {
       c.createOffsetFetchResponse({
         throttleTimeMs: 13,
         topics: [
-          c.createOffsetFetchResponseTopic({
+          c.OffsetFetchResponse.createTopic({
             name: TOPIC,
             partitions: [
-              c.createOffsetFetchResponsePartition({ partitionIndex: 0, committedOffset: 4294967296n, metadata: 'meta-☃' }),
-              c.createOffsetFetchResponsePartition({ partitionIndex: 7, committedOffset: -1n, metadata: null }),
+              c.OffsetFetchResponse.createPartition({ partitionIndex: 0, committedOffset: 4294967296n, metadata: 'meta-☃' }),
+              c.OffsetFetchResponse.createPartition({ partitionIndex: 7, committedOffset: -1n, metadata: null }),
             ],
           }),
         ],
@@ -909,12 +909,12 @@ describe('DescribeGroups (15) v0-v2 with kafkajs', () => {
       c.createDescribeGroupsResponse({
         throttleTimeMs: 1,
         groups: [
-          c.createDescribeGroupsResponseDescribedGroup({
+          c.DescribeGroupsResponse.createDescribedGroup({
             groupId: GROUP,
             groupState: 'Stable',
             protocolType: 'consumer',
             protocolData: 'RoundRobinAssigner',
-            members: [c.createDescribeGroupsResponseDescribedGroupMember({ memberId: MEMBER, clientId: 'client-☃', clientHost: '/10.0.0.1', memberMetadata: SUBSCRIPTION, memberAssignment: ASSIGNMENT })],
+            members: [c.DescribeGroupsResponse.createDescribedGroupMember({ memberId: MEMBER, clientId: 'client-☃', clientHost: '/10.0.0.1', memberMetadata: SUBSCRIPTION, memberAssignment: ASSIGNMENT })],
           }),
         ],
       }),
@@ -951,7 +951,7 @@ describe('ListGroups (16) v0-v2 with kafkajs', () => {
       v,
       c.createListGroupsResponse({
         throttleTimeMs: 14,
-        groups: [c.createListGroupsResponseListedGroup({ groupId: GROUP, protocolType: 'consumer' }), c.createListGroupsResponseListedGroup({ groupId: 'connect-x', protocolType: 'connect' })],
+        groups: [c.ListGroupsResponse.createListedGroup({ groupId: GROUP, protocolType: 'consumer' }), c.ListGroupsResponse.createListedGroup({ groupId: 'connect-x', protocolType: 'connect' })],
       }),
       kjsModule('listGroups', v, 'response'),
     );
@@ -1036,19 +1036,19 @@ describe('CreateTopics (19) v0-v3 with kafkajs', () => {
         timeoutMs: 7000,
         validateOnly: v >= 1,
         topics: [
-          c.createCreateTopicsRequestCreatableTopic({
+          c.CreateTopicsRequest.createCreatableTopic({
             name: TOPIC,
             numPartitions: 3,
             replicationFactor: 2,
-            configs: [c.createCreateTopicsRequestCreatableTopicConfig({ name: 'cleanup.policy', value: 'compact' })],
+            configs: [c.CreateTopicsRequest.createCreatableTopicConfig({ name: 'cleanup.policy', value: 'compact' })],
           }),
-          c.createCreateTopicsRequestCreatableTopic({
+          c.CreateTopicsRequest.createCreatableTopic({
             name: TOPIC2,
             numPartitions: -1,
             replicationFactor: -1,
             assignments: [
-              c.createCreateTopicsRequestCreatableReplicaAssignment({ partitionIndex: 0, brokerIds: [1, 2] }),
-              c.createCreateTopicsRequestCreatableReplicaAssignment({ partitionIndex: 1, brokerIds: [2, 3] }),
+              c.CreateTopicsRequest.createCreatableReplicaAssignment({ partitionIndex: 0, brokerIds: [1, 2] }),
+              c.CreateTopicsRequest.createCreatableReplicaAssignment({ partitionIndex: 1, brokerIds: [2, 3] }),
             ],
           }),
         ],
@@ -1061,7 +1061,7 @@ describe('CreateTopics (19) v0-v3 with kafkajs', () => {
       v,
       c.createCreateTopicsResponse({
         throttleTimeMs: 10,
-        topics: [c.createCreateTopicsResponseCreatableTopicResult({ name: 'zeta', errorMessage: null }), c.createCreateTopicsResponseCreatableTopicResult({ name: 'alpha', errorMessage: null })],
+        topics: [c.CreateTopicsResponse.createCreatableTopicResult({ name: 'zeta', errorMessage: null }), c.CreateTopicsResponse.createCreatableTopicResult({ name: 'alpha', errorMessage: null })],
       }),
       kjsModule('createTopics', v, 'response'),
     );
@@ -1076,7 +1076,7 @@ describe('CreateTopics (19) v0-v3 with kafkajs', () => {
     const { decoded, parse } = await ourResponseDecodedByKafkajs(
       19,
       2,
-      c.createCreateTopicsResponse({ topics: [c.createCreateTopicsResponseCreatableTopicResult({ name: TOPIC, errorCode: 36, errorMessage: `Topic '${TOPIC}' already exists.` })] }),
+      c.createCreateTopicsResponse({ topics: [c.CreateTopicsResponse.createCreatableTopicResult({ name: TOPIC, errorCode: 36, errorMessage: `Topic '${TOPIC}' already exists.` })] }),
       kjsModule('createTopics', 2, 'response'),
     );
     expect(decoded.topicErrors).toEqual([{ topic: TOPIC, errorCode: 36, errorMessage: `Topic '${TOPIC}' already exists.` }]);
@@ -1096,7 +1096,7 @@ describe('DeleteTopics (20) v0-v1 with kafkajs', () => {
     const { decoded, parse } = await ourResponseDecodedByKafkajs(
       20,
       v,
-      c.createDeleteTopicsResponse({ throttleTimeMs: 15, responses: [c.createDeleteTopicsResponseDeletableTopicResult({ name: TOPIC2 }), c.createDeleteTopicsResponseDeletableTopicResult({ name: TOPIC })] }),
+      c.createDeleteTopicsResponse({ throttleTimeMs: 15, responses: [c.DeleteTopicsResponse.createDeletableTopicResult({ name: TOPIC2 }), c.DeleteTopicsResponse.createDeletableTopicResult({ name: TOPIC })] }),
       kjsModule('deleteTopics', v, 'response'),
     );
     const topicErrors = [
@@ -1118,9 +1118,9 @@ describe('DeleteRecords (21) v0-v1 with kafkajs', () => {
       c.createDeleteRecordsRequest({
         timeoutMs: 3000,
         topics: [
-          c.createDeleteRecordsRequestDeleteRecordsTopic({
+          c.DeleteRecordsRequest.createTopic({
             name: TOPIC,
-            partitions: [c.createDeleteRecordsRequestDeleteRecordsPartition({ partitionIndex: 0, offset: 4294967296n }), c.createDeleteRecordsRequestDeleteRecordsPartition({ partitionIndex: 2, offset: -1n })],
+            partitions: [c.DeleteRecordsRequest.createPartition({ partitionIndex: 0, offset: 4294967296n }), c.DeleteRecordsRequest.createPartition({ partitionIndex: 2, offset: -1n })],
           }),
         ],
       }),
@@ -1133,11 +1133,11 @@ describe('DeleteRecords (21) v0-v1 with kafkajs', () => {
       c.createDeleteRecordsResponse({
         throttleTimeMs: 16,
         topics: [
-          c.createDeleteRecordsResponseDeleteRecordsTopicResult({
+          c.DeleteRecordsResponse.createTopicResult({
             name: TOPIC,
             partitions: [
-              c.createDeleteRecordsResponseDeleteRecordsPartitionResult({ partitionIndex: 0, lowWatermark: 4294967296n }),
-              c.createDeleteRecordsResponseDeleteRecordsPartitionResult({ partitionIndex: 2, lowWatermark: 12n }),
+              c.DeleteRecordsResponse.createPartitionResult({ partitionIndex: 0, lowWatermark: 4294967296n }),
+              c.DeleteRecordsResponse.createPartitionResult({ partitionIndex: 2, lowWatermark: 12n }),
             ],
           }),
         ],
@@ -1164,7 +1164,7 @@ describe('DeleteRecords (21) v0-v1 with kafkajs', () => {
       21,
       1,
       c.createDeleteRecordsResponse({
-        topics: [c.createDeleteRecordsResponseDeleteRecordsTopicResult({ name: TOPIC, partitions: [c.createDeleteRecordsResponseDeleteRecordsPartitionResult({ partitionIndex: 2, lowWatermark: -1n, errorCode: 1 })] })],
+        topics: [c.DeleteRecordsResponse.createTopicResult({ name: TOPIC, partitions: [c.DeleteRecordsResponse.createPartitionResult({ partitionIndex: 2, lowWatermark: -1n, errorCode: 1 })] })],
       }),
       kjsModule('deleteRecords', 1, 'response')({ topics }),
     );
@@ -1212,9 +1212,9 @@ describe('DescribeConfigs (32) v0-v2 with kafkajs', () => {
       c.createDescribeConfigsRequest({
         includeSynonyms: v >= 1,
         resources: [
-          c.createDescribeConfigsRequestDescribeConfigsResource({ resourceType: 2, resourceName: TOPIC, configurationKeys: ['cleanup.policy', 'retention.ms'] }),
+          c.DescribeConfigsRequest.createResource({ resourceType: 2, resourceName: TOPIC, configurationKeys: ['cleanup.policy', 'retention.ms'] }),
           // kafkajs sends "all configs" as a null array.
-          c.createDescribeConfigsRequestDescribeConfigsResource({ resourceType: 4, resourceName: '1', configurationKeys: null }),
+          c.DescribeConfigsRequest.createResource({ resourceType: 4, resourceName: '1', configurationKeys: null }),
         ],
       }),
     );
@@ -1226,21 +1226,21 @@ describe('DescribeConfigs (32) v0-v2 with kafkajs', () => {
       c.createDescribeConfigsResponse({
         throttleTimeMs: 18,
         results: [
-          c.createDescribeConfigsResponseDescribeConfigsResult({
+          c.DescribeConfigsResponse.createResult({
             errorMessage: null,
             resourceType: 2,
             resourceName: TOPIC,
             configs: [
-              c.createDescribeConfigsResponseDescribeConfigsResourceResult({
+              c.DescribeConfigsResponse.createResourceResult({
                 name: 'cleanup.policy',
                 value: 'compact',
                 readOnly: false,
                 isDefault: false,
                 configSource: 1,
                 isSensitive: false,
-                synonyms: [c.createDescribeConfigsResponseDescribeConfigsSynonym({ name: 'cleanup.policy', value: 'compact', source: 1 })],
+                synonyms: [c.DescribeConfigsResponse.createSynonym({ name: 'cleanup.policy', value: 'compact', source: 1 })],
               }),
-              c.createDescribeConfigsResponseDescribeConfigsResourceResult({ name: 'secret', value: null, readOnly: true, isDefault: v === 0, configSource: 5, isSensitive: true, synonyms: [] }),
+              c.DescribeConfigsResponse.createResourceResult({ name: 'secret', value: null, readOnly: true, isDefault: v === 0, configSource: 5, isSensitive: true, synonyms: [] }),
             ],
           }),
         ],
@@ -1282,13 +1282,13 @@ describe('CreatePartitions (37) v0-v1 with kafkajs', () => {
         timeoutMs: 4000,
         validateOnly: true,
         topics: [
-          c.createCreatePartitionsRequestCreatePartitionsTopic({
+          c.CreatePartitionsRequest.createTopic({
             name: TOPIC,
             count: 6,
-            assignments: [c.createCreatePartitionsRequestCreatePartitionsAssignment({ brokerIds: [1, 2] }), c.createCreatePartitionsRequestCreatePartitionsAssignment({ brokerIds: [2, 3] })],
+            assignments: [c.CreatePartitionsRequest.createAssignment({ brokerIds: [1, 2] }), c.CreatePartitionsRequest.createAssignment({ brokerIds: [2, 3] })],
           }),
           // kafkajs writes "no assignments" as a null array, which is what the spec wants.
-          c.createCreatePartitionsRequestCreatePartitionsTopic({ name: TOPIC2, count: 2, assignments: null }),
+          c.CreatePartitionsRequest.createTopic({ name: TOPIC2, count: 2, assignments: null }),
         ],
       }),
     );
@@ -1299,7 +1299,7 @@ describe('CreatePartitions (37) v0-v1 with kafkajs', () => {
       v,
       c.createCreatePartitionsResponse({
         throttleTimeMs: 19,
-        results: [c.createCreatePartitionsResponseCreatePartitionsTopicResult({ name: TOPIC2 }), c.createCreatePartitionsResponseCreatePartitionsTopicResult({ name: TOPIC })],
+        results: [c.CreatePartitionsResponse.createTopicResult({ name: TOPIC2 }), c.CreatePartitionsResponse.createTopicResult({ name: TOPIC })],
       }),
       kjsModule('createPartitions', v, 'response'),
     );
@@ -1315,7 +1315,7 @@ describe('CreatePartitions (37) v0-v1 with kafkajs', () => {
     const { parse } = await ourResponseDecodedByKafkajs(
       37,
       1,
-      c.createCreatePartitionsResponse({ results: [c.createCreatePartitionsResponseCreatePartitionsTopicResult({ name: TOPIC, errorCode: 37, errorMessage: 'too few' })] }),
+      c.createCreatePartitionsResponse({ results: [c.CreatePartitionsResponse.createTopicResult({ name: TOPIC, errorCode: 37, errorMessage: 'too few' })] }),
       kjsModule('createPartitions', 1, 'response'),
     );
     await expect(parse()).rejects.toMatchObject({ type: 'INVALID_PARTITIONS', code: 37 });
@@ -1334,7 +1334,7 @@ describe('DeleteGroups (42) v0-v1 with kafkajs', () => {
       v,
       c.createDeleteGroupsResponse({
         throttleTimeMs: 20,
-        results: [c.createDeleteGroupsResponseDeletableGroupResult({ groupId: GROUP }), c.createDeleteGroupsResponseDeletableGroupResult({ groupId: 'old-group', errorCode: 69 })],
+        results: [c.DeleteGroupsResponse.createDeletableGroupResult({ groupId: GROUP }), c.DeleteGroupsResponse.createDeletableGroupResult({ groupId: 'old-group', errorCode: 69 })],
       }),
       kjsModule('deleteGroups', v, 'response'),
     );
@@ -1384,13 +1384,13 @@ describe('DescribeAcls (29) v0-v1 with kafkajs', () => {
         errorCode: 0,
         errorMessage: null,
         resources: [
-          c.createDescribeAclsResponseDescribeAclsResource({
+          c.DescribeAclsResponse.createResource({
             resourceType: 2,
             resourceName: TOPIC,
             patternType: 3,
             acls: [
-              c.createDescribeAclsResponseAclDescription({ principal: 'User:ä', host: '*', operation: 3, permissionType: 3 }),
-              c.createDescribeAclsResponseAclDescription({ principal: 'User:b', host: '10.0.0.1', operation: 4, permissionType: 2 }),
+              c.DescribeAclsResponse.createAclDescription({ principal: 'User:ä', host: '*', operation: 3, permissionType: 3 }),
+              c.DescribeAclsResponse.createAclDescription({ principal: 'User:b', host: '10.0.0.1', operation: 4, permissionType: 2 }),
             ],
           }),
         ],
@@ -1423,7 +1423,7 @@ describe('CreateAcls (30) v0-v1 with kafkajs', () => {
     const second = { ...ACL_FILTER, resourceType: 3, resourceName: GROUP, resourcePatternType: 3, principal: 'User:*', host: '10.1.2.3', operation: 2, permissionType: 2 };
     const body = await kafkajsRequestDecodedByUs(kjsModule('createAcls', v, 'request')({ creations: [ACL_FILTER, second] }), 30, v);
     const creation = (f: typeof ACL_FILTER) =>
-      c.createCreateAclsRequestAclCreation({
+      c.CreateAclsRequest.createAclCreation({
         resourceType: f.resourceType,
         resourceName: f.resourceName,
         resourcePatternType: v === 0 ? 3 : f.resourcePatternType,
@@ -1440,7 +1440,7 @@ describe('CreateAcls (30) v0-v1 with kafkajs', () => {
       v,
       c.createCreateAclsResponse({
         throttleTimeMs: 24,
-        results: [c.createCreateAclsResponseAclCreationResult({ errorMessage: null }), c.createCreateAclsResponseAclCreationResult({ errorMessage: null })],
+        results: [c.CreateAclsResponse.createAclCreationResult({ errorMessage: null }), c.CreateAclsResponse.createAclCreationResult({ errorMessage: null })],
       }),
       kjsModule('createAcls', v, 'response'),
     );
@@ -1455,7 +1455,7 @@ describe('CreateAcls (30) v0-v1 with kafkajs', () => {
     const { decoded, parse } = await ourResponseDecodedByKafkajs(
       30,
       1,
-      c.createCreateAclsResponse({ results: [c.createCreateAclsResponseAclCreationResult({ errorCode: 54, errorMessage: 'No Authorizer is configured.' })] }),
+      c.createCreateAclsResponse({ results: [c.CreateAclsResponse.createAclCreationResult({ errorCode: 54, errorMessage: 'No Authorizer is configured.' })] }),
       kjsModule('createAcls', 1, 'response'),
     );
     expect(decoded.creationResponses).toEqual([{ errorCode: 54, errorMessage: 'No Authorizer is configured.' }]);
@@ -1467,7 +1467,7 @@ describe('DeleteAcls (31) v0-v1 with kafkajs', () => {
   it.each(range(0, 1))('v%i request decodes with ours', async (v) => {
     const body = await kafkajsRequestDecodedByUs(kjsModule('deleteAcls', v, 'request')({ filters: [ACL_FILTER, ACL_FILTER_ANY] }), 31, v);
     const filter = (f: typeof ACL_FILTER | typeof ACL_FILTER_ANY) =>
-      c.createDeleteAclsRequestDeleteAclsFilter({
+      c.DeleteAclsRequest.createFilter({
         resourceTypeFilter: f.resourceType,
         resourceNameFilter: f.resourceName,
         patternTypeFilter: v === 0 ? 3 : f.resourcePatternType,
@@ -1485,10 +1485,10 @@ describe('DeleteAcls (31) v0-v1 with kafkajs', () => {
       c.createDeleteAclsResponse({
         throttleTimeMs: 25,
         filterResults: [
-          c.createDeleteAclsResponseDeleteAclsFilterResult({
+          c.DeleteAclsResponse.createFilterResult({
             errorMessage: null,
             matchingAcls: [
-              c.createDeleteAclsResponseDeleteAclsMatchingAcl({
+              c.DeleteAclsResponse.createMatchingAcl({
                 errorMessage: null,
                 resourceType: 2,
                 resourceName: TOPIC,
@@ -1501,7 +1501,7 @@ describe('DeleteAcls (31) v0-v1 with kafkajs', () => {
               }),
             ],
           }),
-          c.createDeleteAclsResponseDeleteAclsFilterResult({ errorMessage: null, matchingAcls: [] }),
+          c.DeleteAclsResponse.createFilterResult({ errorMessage: null, matchingAcls: [] }),
         ],
       }),
       kjsModule('deleteAcls', v, 'response'),
@@ -1519,7 +1519,7 @@ describe('DeleteAcls (31) v0-v1 with kafkajs', () => {
       31,
       1,
       c.createDeleteAclsResponse({
-        filterResults: [c.createDeleteAclsResponseDeleteAclsFilterResult({ errorCode: 54, errorMessage: 'No Authorizer is configured.', matchingAcls: [] })],
+        filterResults: [c.DeleteAclsResponse.createFilterResult({ errorCode: 54, errorMessage: 'No Authorizer is configured.', matchingAcls: [] })],
       }),
       kjsModule('deleteAcls', 1, 'response'),
     );

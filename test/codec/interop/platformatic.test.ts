@@ -55,7 +55,7 @@ describe('JoinGroup (11) v6-v9 with @platformatic/kafka', () => {
         memberId: MEMBER,
         groupInstanceId: INSTANCE,
         protocolType: 'consumer',
-        protocols: [c.createJoinGroupRequestProtocol({ name: 'cooperative-sticky', metadata: SUB }), c.createJoinGroupRequestProtocol({ name: 'range', metadata: Buffer.alloc(0) })],
+        protocols: [c.JoinGroupRequest.createProtocol({ name: 'cooperative-sticky', metadata: SUB }), c.JoinGroupRequest.createProtocol({ name: 'range', metadata: Buffer.alloc(0) })],
         reason: v >= 8 ? 'rejoin: metadata ☃ changed' : null,
       }),
     );
@@ -63,7 +63,7 @@ describe('JoinGroup (11) v6-v9 with @platformatic/kafka', () => {
   it.each([6, 7, 8, 9] as const)('v%i request with null group instance id, empty member id, null reason', (v) => {
     const payload = joinGroup[v].createRequest('g', 10000, 10000, '', null, 'consumer', [{ name: 'range' }], null);
     expect(platformaticRequestDecodedByUs(joinGroup[v].api, payload)).toEqual(
-      c.createJoinGroupRequest({ groupId: 'g', sessionTimeoutMs: 10000, rebalanceTimeoutMs: 10000, memberId: '', groupInstanceId: null, protocolType: 'consumer', protocols: [c.createJoinGroupRequestProtocol({ name: 'range' })] }),
+      c.createJoinGroupRequest({ groupId: 'g', sessionTimeoutMs: 10000, rebalanceTimeoutMs: 10000, memberId: '', groupInstanceId: null, protocolType: 'consumer', protocols: [c.JoinGroupRequest.createProtocol({ name: 'range' })] }),
     );
   });
   it.each([6, 7, 8, 9] as const)('v%i body: ours and platformatic write identical bytes', (v) => {
@@ -76,7 +76,7 @@ describe('JoinGroup (11) v6-v9 with @platformatic/kafka', () => {
         memberId: MEMBER,
         groupInstanceId: INSTANCE,
         protocolType: 'consumer',
-        protocols: [c.createJoinGroupRequestProtocol({ name: 'cooperative-sticky', metadata: SUB })],
+        protocols: [c.JoinGroupRequest.createProtocol({ name: 'cooperative-sticky', metadata: SUB })],
         reason: v >= 8 ? 'why' : null,
       }),
       v,
@@ -97,7 +97,7 @@ describe('JoinGroup (11) v6-v9 with @platformatic/kafka', () => {
         memberId: '',
         groupInstanceId: 'group-instance-id',
         protocolType: 'consumer',
-        protocols: [c.createJoinGroupRequestProtocol({ name: 'AssignerName', metadata })],
+        protocols: [c.JoinGroupRequest.createProtocol({ name: 'AssignerName', metadata })],
       }),
       6,
     );
@@ -114,7 +114,7 @@ describe('JoinGroup (11) v6-v9 with @platformatic/kafka', () => {
       memberId: '',
       groupInstanceId: null,
       protocolType: 'consumer',
-      protocols: [c.createJoinGroupRequestProtocol({ name: 'range', metadata: Buffer.from('abc') })],
+      protocols: [c.JoinGroupRequest.createProtocol({ name: 'range', metadata: Buffer.from('abc') })],
     });
     expect(c.encodeJoinGroupRequest({ ...m, unknownTaggedFields: [{ tag: 0, data: Buffer.from([1, 2, 3]) }] }, 6).toString('hex')).toBe(
       '0267000075300000ea60010009636f6e73756d6572020672616e67650461626300010003010203',
@@ -135,7 +135,7 @@ describe('JoinGroup (11) v6-v9 with @platformatic/kafka', () => {
         leader: MEMBER,
         skipAssignment: v >= 9,
         memberId: MEMBER2,
-        members: [c.createJoinGroupResponseMember({ memberId: MEMBER, groupInstanceId: INSTANCE, metadata: SUB }), c.createJoinGroupResponseMember({ memberId: MEMBER2, groupInstanceId: null, metadata: Buffer.alloc(0) })],
+        members: [c.JoinGroupResponse.createMember({ memberId: MEMBER, groupInstanceId: INSTANCE, metadata: SUB }), c.JoinGroupResponse.createMember({ memberId: MEMBER2, groupInstanceId: null, metadata: Buffer.alloc(0) })],
       }),
       joinGroup[v].parseResponse,
     );
@@ -188,13 +188,13 @@ describe('SyncGroup (14) v4-v5 with @platformatic/kafka', () => {
         groupInstanceId: INSTANCE,
         protocolType: v >= 5 ? 'consumer' : null,
         protocolName: v >= 5 ? 'cooperative-sticky' : null,
-        assignments: [c.createSyncGroupRequestAssignment({ memberId: MEMBER, assignment: SUB }), c.createSyncGroupRequestAssignment({ memberId: MEMBER2, assignment: Buffer.alloc(0) })],
+        assignments: [c.SyncGroupRequest.createAssignment({ memberId: MEMBER, assignment: SUB }), c.SyncGroupRequest.createAssignment({ memberId: MEMBER2, assignment: Buffer.alloc(0) })],
       }),
     );
   });
   it.each([4, 5] as const)('v%i body: ours and platformatic write identical bytes', (v) => {
     const theirs = syncGroup[v].createRequest(GROUP, 8, MEMBER, null, null, null, [{ memberId: MEMBER, assignment: SUB }]).buffer;
-    const ours = c.encodeSyncGroupRequest(c.createSyncGroupRequest({ groupId: GROUP, generationId: 8, memberId: MEMBER, assignments: [c.createSyncGroupRequestAssignment({ memberId: MEMBER, assignment: SUB })] }), v);
+    const ours = c.encodeSyncGroupRequest(c.createSyncGroupRequest({ groupId: GROUP, generationId: 8, memberId: MEMBER, assignments: [c.SyncGroupRequest.createAssignment({ memberId: MEMBER, assignment: SUB })] }), v);
     expect(ours.toString('hex')).toBe(theirs.toString('hex'));
   });
   it.each([4, 5] as const)('v%i response parses with platformatic', (v) => {
@@ -234,15 +234,15 @@ describe('Heartbeat (12) v4 and LeaveGroup (13) v4-v5 with @platformatic/kafka',
       c.createLeaveGroupRequest({
         groupId: GROUP,
         members: [
-          c.createLeaveGroupRequestMemberIdentity({ memberId: MEMBER, groupInstanceId: INSTANCE, reason: v >= 5 ? 'shutting down ☃' : null }),
-          c.createLeaveGroupRequestMemberIdentity({ memberId: MEMBER2, groupInstanceId: null, reason: null }),
+          c.LeaveGroupRequest.createMemberIdentity({ memberId: MEMBER, groupInstanceId: INSTANCE, reason: v >= 5 ? 'shutting down ☃' : null }),
+          c.LeaveGroupRequest.createMemberIdentity({ memberId: MEMBER2, groupInstanceId: null, reason: null }),
         ],
       }),
     );
     const { parsed, leftover } = ourResponseParsedByPlatformatic(
       13,
       v,
-      c.createLeaveGroupResponse({ throttleTimeMs: 24, members: [c.createLeaveGroupResponseMemberResponse({ memberId: MEMBER, groupInstanceId: INSTANCE }), c.createLeaveGroupResponseMemberResponse({ memberId: MEMBER2, groupInstanceId: null })] }),
+      c.createLeaveGroupResponse({ throttleTimeMs: 24, members: [c.LeaveGroupResponse.createMemberResponse({ memberId: MEMBER, groupInstanceId: INSTANCE }), c.LeaveGroupResponse.createMemberResponse({ memberId: MEMBER2, groupInstanceId: null })] }),
       leaveGroup.parseResponse,
     );
     expect(parsed).toEqual({
@@ -271,9 +271,9 @@ describe('ApiVersions (18) v3-v4 with @platformatic/kafka', () => {
       v,
       c.createApiVersionsResponse({
         apiKeys: [
-          c.createApiVersionsResponseApiVersion({ apiKey: 11, minVersion: 0, maxVersion: 9 }),
-          c.createApiVersionsResponseApiVersion({ apiKey: 14, minVersion: 0, maxVersion: 5 }),
-          c.createApiVersionsResponseApiVersion({ apiKey: 18, minVersion: 0, maxVersion: 4 }),
+          c.ApiVersionsResponse.createApiVersion({ apiKey: 11, minVersion: 0, maxVersion: 9 }),
+          c.ApiVersionsResponse.createApiVersion({ apiKey: 14, minVersion: 0, maxVersion: 5 }),
+          c.ApiVersionsResponse.createApiVersion({ apiKey: 18, minVersion: 0, maxVersion: 4 }),
         ],
         throttleTimeMs: 25,
       }),
@@ -313,11 +313,11 @@ describe('OffsetCommit (8) v8-v9 and OffsetFetch (9) v8-v9 with @platformatic/ka
         memberId: MEMBER,
         groupInstanceId: INSTANCE,
         topics: [
-          c.createOffsetCommitRequestTopic({
+          c.OffsetCommitRequest.createTopic({
             name: TOPIC,
             partitions: [
-              c.createOffsetCommitRequestPartition({ partitionIndex: 0, committedOffset: 9007199254740993n, committedLeaderEpoch: 4, committedMetadata: 'meta-☃' }),
-              c.createOffsetCommitRequestPartition({ partitionIndex: 3, committedOffset: 0n, committedLeaderEpoch: -1, committedMetadata: null }),
+              c.OffsetCommitRequest.createPartition({ partitionIndex: 0, committedOffset: 9007199254740993n, committedLeaderEpoch: 4, committedMetadata: 'meta-☃' }),
+              c.OffsetCommitRequest.createPartition({ partitionIndex: 3, committedOffset: 0n, committedLeaderEpoch: -1, committedMetadata: null }),
             ],
           }),
         ],
@@ -328,7 +328,7 @@ describe('OffsetCommit (8) v8-v9 and OffsetFetch (9) v8-v9 with @platformatic/ka
       v,
       c.createOffsetCommitResponse({
         throttleTimeMs: 26,
-        topics: [c.createOffsetCommitResponseTopic({ name: TOPIC, partitions: [c.createOffsetCommitResponsePartition({ partitionIndex: 0 }), c.createOffsetCommitResponsePartition({ partitionIndex: 3 })] })],
+        topics: [c.OffsetCommitResponse.createTopic({ name: TOPIC, partitions: [c.OffsetCommitResponse.createPartition({ partitionIndex: 0 }), c.OffsetCommitResponse.createPartition({ partitionIndex: 3 })] })],
       }),
       offsetCommit.parseResponse,
     );
@@ -358,13 +358,13 @@ describe('OffsetCommit (8) v8-v9 and OffsetFetch (9) v8-v9 with @platformatic/ka
     expect(platformaticRequestDecodedByUs(offsetFetch.api, payload)).toEqual(
       c.createOffsetFetchRequest({
         groups: [
-          c.createOffsetFetchRequestGroup({
+          c.OffsetFetchRequest.createGroup({
             groupId: GROUP,
             memberId: v >= 9 ? MEMBER : null,
             memberEpoch: v >= 9 ? 7 : -1,
-            topics: [c.createOffsetFetchRequestTopics({ name: TOPIC, partitionIndexes: [0, 3] })],
+            topics: [c.OffsetFetchRequest.createTopics({ name: TOPIC, partitionIndexes: [0, 3] })],
           }),
-          c.createOffsetFetchRequestGroup({ groupId: 'all-topics-group', memberId: null, memberEpoch: -1, topics: null }),
+          c.OffsetFetchRequest.createGroup({ groupId: 'all-topics-group', memberId: null, memberEpoch: -1, topics: null }),
         ],
         requireStable: true,
       }),
@@ -375,14 +375,14 @@ describe('OffsetCommit (8) v8-v9 and OffsetFetch (9) v8-v9 with @platformatic/ka
       c.createOffsetFetchResponse({
         throttleTimeMs: 27,
         groups: [
-          c.createOffsetFetchResponseGroup({
+          c.OffsetFetchResponse.createGroup({
             groupId: GROUP,
             topics: [
-              c.createOffsetFetchResponseTopics({
+              c.OffsetFetchResponse.createTopics({
                 name: TOPIC,
                 partitions: [
-                  c.createOffsetFetchResponsePartitions({ partitionIndex: 0, committedOffset: 9007199254740993n, committedLeaderEpoch: 4, metadata: 'meta-☃' }),
-                  c.createOffsetFetchResponsePartitions({ partitionIndex: 3, committedOffset: -1n, committedLeaderEpoch: -1, metadata: null }),
+                  c.OffsetFetchResponse.createPartitions({ partitionIndex: 0, committedOffset: 9007199254740993n, committedLeaderEpoch: 4, metadata: 'meta-☃' }),
+                  c.OffsetFetchResponse.createPartitions({ partitionIndex: 3, committedOffset: -1n, committedLeaderEpoch: -1, metadata: null }),
                 ],
               }),
             ],
@@ -424,8 +424,8 @@ describe('FindCoordinator (10) v4-v6 and Metadata (3) v9-v12 with @platformatic/
       c.createFindCoordinatorResponse({
         throttleTimeMs: 28,
         coordinators: [
-          c.createFindCoordinatorResponseCoordinator({ key: GROUP, nodeId: 1, host: 'broker-1.kmock', port: 9092, errorMessage: null }),
-          c.createFindCoordinatorResponseCoordinator({ key: 'g2', nodeId: 2, host: 'broker-2.kmock', port: 9093, errorMessage: null }),
+          c.FindCoordinatorResponse.createCoordinator({ key: GROUP, nodeId: 1, host: 'broker-1.kmock', port: 9092, errorMessage: null }),
+          c.FindCoordinatorResponse.createCoordinator({ key: 'g2', nodeId: 2, host: 'broker-2.kmock', port: 9093, errorMessage: null }),
         ],
       }),
       findCoordinator[v].parseResponse,
@@ -445,7 +445,7 @@ describe('FindCoordinator (10) v4-v6 and Metadata (3) v9-v12 with @platformatic/
   it.each([9, 10, 12] as const)('Metadata v%i request decodes with ours', (v) => {
     expect(platformaticRequestDecodedByUs(metadata[v].api, metadata[v].createRequest([TOPIC, 'topic-b'], true, true))).toEqual(
       c.createMetadataRequest({
-        topics: [c.createMetadataRequestTopic({ name: TOPIC }), c.createMetadataRequestTopic({ name: 'topic-b' })],
+        topics: [c.MetadataRequest.createTopic({ name: TOPIC }), c.MetadataRequest.createTopic({ name: 'topic-b' })],
         allowAutoTopicCreation: true,
         includeClusterAuthorizedOperations: false,
         includeTopicAuthorizedOperations: true,
@@ -462,7 +462,7 @@ describe('FindCoordinator (10) v4-v6 and Metadata (3) v9-v12 with @platformatic/
     // The same request written per spec decodes.
     const fixed = Buffer.concat([payload.subarray(0, -3), Buffer.from('0100', 'hex')]);
     expect(c.decodeMetadataRequest(fixed, 11)).toEqual(
-      c.createMetadataRequest({ topics: [c.createMetadataRequestTopic({ name: TOPIC })], allowAutoTopicCreation: true, includeTopicAuthorizedOperations: true }),
+      c.createMetadataRequest({ topics: [c.MetadataRequest.createTopic({ name: TOPIC })], allowAutoTopicCreation: true, includeTopicAuthorizedOperations: true }),
     );
   });
   it.each([9, 10, 11, 12] as const)('Metadata v%i response parses with platformatic (up to its cluster_authorized_operations quirk)', (v) => {
@@ -471,14 +471,14 @@ describe('FindCoordinator (10) v4-v6 and Metadata (3) v9-v12 with @platformatic/
       v,
       c.createMetadataResponse({
         throttleTimeMs: 29,
-        brokers: [c.createMetadataResponseBroker({ nodeId: 1, host: 'broker-1.kmock', port: 9092, rack: null })],
+        brokers: [c.MetadataResponse.createBroker({ nodeId: 1, host: 'broker-1.kmock', port: 9092, rack: null })],
         clusterId: 'kmock-cluster',
         controllerId: 1,
         topics: [
-          c.createMetadataResponseTopic({
+          c.MetadataResponse.createTopic({
             name: TOPIC,
             topicId: v >= 10 ? TOPIC_ID : 'AAAAAAAAAAAAAAAAAAAAAA',
-            partitions: [c.createMetadataResponsePartition({ partitionIndex: 0, leaderId: 1, leaderEpoch: 5, replicaNodes: [1], isrNodes: [1], offlineReplicas: [] })],
+            partitions: [c.MetadataResponse.createPartition({ partitionIndex: 0, leaderId: 1, leaderEpoch: 5, replicaNodes: [1], isrNodes: [1], offlineReplicas: [] })],
             topicAuthorizedOperations: 0x0ff8,
           }),
         ],

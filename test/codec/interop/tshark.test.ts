@@ -35,7 +35,7 @@ const SUB = Buffer.concat([Buffer.from([0, 0]), c.encodeConsumerProtocolSubscrip
 const SUB2 = Buffer.from([0, 1, 2, 3, 0xfe, 0xff]);
 const ASSIGNMENT = Buffer.concat([
   Buffer.from([0, 0]),
-  c.encodeConsumerProtocolAssignment(c.createConsumerProtocolAssignment({ assignedPartitions: [c.createConsumerProtocolAssignmentTopicPartition({ topic: 'topic-ä', partitions: [0, 2] })] }), 0),
+  c.encodeConsumerProtocolAssignment(c.createConsumerProtocolAssignment({ assignedPartitions: [c.ConsumerProtocolAssignment.createTopicPartition({ topic: 'topic-ä', partitions: [0, 2] })] }), 0),
 ]);
 
 interface Exchange {
@@ -72,7 +72,7 @@ const joinGroup = range(0, 7).map((v) =>
       memberId: MEMBER,
       groupInstanceId: v >= 5 ? INSTANCE : null,
       protocolType: 'consumer',
-      protocols: [c.createJoinGroupRequestProtocol({ name: 'cooperative-sticky', metadata: SUB }), c.createJoinGroupRequestProtocol({ name: 'range', metadata: SUB2 })],
+      protocols: [c.JoinGroupRequest.createProtocol({ name: 'cooperative-sticky', metadata: SUB }), c.JoinGroupRequest.createProtocol({ name: 'range', metadata: SUB2 })],
     }),
     c.createJoinGroupResponse({
       throttleTimeMs: 17,
@@ -82,8 +82,8 @@ const joinGroup = range(0, 7).map((v) =>
       leader: MEMBER,
       memberId: MEMBER2,
       members: [
-        c.createJoinGroupResponseMember({ memberId: MEMBER, groupInstanceId: v >= 5 ? INSTANCE : null, metadata: SUB }),
-        c.createJoinGroupResponseMember({ memberId: MEMBER2, groupInstanceId: null, metadata: SUB2 }),
+        c.JoinGroupResponse.createMember({ memberId: MEMBER, groupInstanceId: v >= 5 ? INSTANCE : null, metadata: SUB }),
+        c.JoinGroupResponse.createMember({ memberId: MEMBER2, groupInstanceId: null, metadata: SUB2 }),
       ],
     }),
   ),
@@ -92,7 +92,7 @@ const joinGroupError = exchange(
   'JoinGroup v7 MEMBER_ID_REQUIRED',
   11,
   7,
-  c.createJoinGroupRequest({ groupId: GROUP, sessionTimeoutMs: 10000, rebalanceTimeoutMs: 10000, memberId: '', protocolType: 'consumer', protocols: [c.createJoinGroupRequestProtocol({ name: 'range', metadata: SUB2 })] }),
+  c.createJoinGroupRequest({ groupId: GROUP, sessionTimeoutMs: 10000, rebalanceTimeoutMs: 10000, memberId: '', protocolType: 'consumer', protocols: [c.JoinGroupRequest.createProtocol({ name: 'range', metadata: SUB2 })] }),
   c.createJoinGroupResponse({ errorCode: 79, generationId: -1, protocolType: null, protocolName: null, leader: '', memberId: MEMBER2 }),
 );
 // Unknown tagged fields at both levels, one of them 200 bytes long (a two-byte size varint).
@@ -107,7 +107,7 @@ const joinGroupTags = exchange(
     rebalanceTimeoutMs: 60000,
     memberId: '',
     protocolType: 'consumer',
-    protocols: [c.createJoinGroupRequestProtocol({ name: 'range', metadata: SUB2, unknownTaggedFields: [{ tag: 3, data: Buffer.from([9, 9]) }] })],
+    protocols: [c.JoinGroupRequest.createProtocol({ name: 'range', metadata: SUB2, unknownTaggedFields: [{ tag: 3, data: Buffer.from([9, 9]) }] })],
     unknownTaggedFields: [
       { tag: 0, data: Buffer.from([1, 2, 3]) },
       { tag: 7, data: LONG_TAG },
@@ -118,7 +118,7 @@ const joinGroupTags = exchange(
     protocolName: 'range',
     leader: MEMBER,
     memberId: MEMBER,
-    members: [c.createJoinGroupResponseMember({ memberId: MEMBER, metadata: SUB2, unknownTaggedFields: [{ tag: 1, data: Buffer.from([5]) }] })],
+    members: [c.JoinGroupResponse.createMember({ memberId: MEMBER, metadata: SUB2, unknownTaggedFields: [{ tag: 1, data: Buffer.from([5]) }] })],
     unknownTaggedFields: [{ tag: 2, data: Buffer.alloc(0) }],
   }),
 );
@@ -134,7 +134,7 @@ const syncGroup = range(0, 5).map((v) =>
       groupInstanceId: v >= 3 ? INSTANCE : null,
       protocolType: v >= 5 ? 'consumer' : null,
       protocolName: v >= 5 ? 'range' : null,
-      assignments: [c.createSyncGroupRequestAssignment({ memberId: MEMBER, assignment: ASSIGNMENT }), c.createSyncGroupRequestAssignment({ memberId: MEMBER2, assignment: SUB2 })],
+      assignments: [c.SyncGroupRequest.createAssignment({ memberId: MEMBER, assignment: ASSIGNMENT }), c.SyncGroupRequest.createAssignment({ memberId: MEMBER2, assignment: SUB2 })],
     }),
     c.createSyncGroupResponse({ throttleTimeMs: 18, protocolType: v >= 5 ? 'consumer' : null, protocolName: v >= 5 ? 'range' : null, assignment: ASSIGNMENT }),
   ),
@@ -157,11 +157,11 @@ const leaveGroup = range(0, 4).map((v) =>
       ? c.createLeaveGroupRequest({ groupId: GROUP, memberId: MEMBER })
       : c.createLeaveGroupRequest({
           groupId: GROUP,
-          members: [c.createLeaveGroupRequestMemberIdentity({ memberId: MEMBER, groupInstanceId: INSTANCE }), c.createLeaveGroupRequestMemberIdentity({ memberId: MEMBER2, groupInstanceId: null })],
+          members: [c.LeaveGroupRequest.createMemberIdentity({ memberId: MEMBER, groupInstanceId: INSTANCE }), c.LeaveGroupRequest.createMemberIdentity({ memberId: MEMBER2, groupInstanceId: null })],
         }),
     c.createLeaveGroupResponse({
       throttleTimeMs: 20,
-      members: v >= 3 ? [c.createLeaveGroupResponseMemberResponse({ memberId: MEMBER, groupInstanceId: INSTANCE }), c.createLeaveGroupResponseMemberResponse({ memberId: MEMBER2, groupInstanceId: null, errorCode: 25 })] : [],
+      members: v >= 3 ? [c.LeaveGroupResponse.createMemberResponse({ memberId: MEMBER, groupInstanceId: INSTANCE }), c.LeaveGroupResponse.createMemberResponse({ memberId: MEMBER2, groupInstanceId: null, errorCode: 25 })] : [],
     }),
   ),
 );
@@ -176,7 +176,7 @@ const apiVersions = range(0, 3).map((v) =>
     18,
     v,
     c.createApiVersionsRequest(v >= 3 ? { clientSoftwareName: 'kmock-interop', clientSoftwareVersion: '0.1.0-☃' } : {}),
-    c.createApiVersionsResponse({ apiKeys: API_KEYS.map((k) => c.createApiVersionsResponseApiVersion(k)), throttleTimeMs: 21 }),
+    c.createApiVersionsResponse({ apiKeys: API_KEYS.map((k) => c.ApiVersionsResponse.createApiVersion(k)), throttleTimeMs: 21 }),
   ),
 );
 const findCoordinator = range(0, 3).map((v) =>

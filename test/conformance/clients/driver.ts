@@ -20,6 +20,7 @@ import {
   createMetadataRequest,
   createOffsetCommitRequest,
   createOffsetFetchRequest,
+  ZERO_UUID,
 } from '../../../src/codec/index.js';
 import { ClientProcess, type JsonEvent } from '../../support/clients/processes.js';
 import { sleep, waitFor } from '../../support/clients/wait.js';
@@ -33,7 +34,6 @@ export const SESSION_TIMEOUT_MS = 6000;
 export const MATRIX_BROKER_SETTINGS = { 'group.initial.rebalance.delay.ms': 1000, 'auto.create.topics.enable': false };
 
 /** The all-zero topic id (base64) of a Metadata request that names its topic. */
-const NULL_TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 const WAIT_MS = Number(process.env.KMOCK_MATRIX_WAIT_MS ?? 60_000);
 
@@ -101,7 +101,7 @@ async function createTopic(bootstrap: string, topic: string, partitions: number)
     if (code !== 0) throw new Error(`CreateTopics ${topic}: error ${code}`);
     // A real broker needs a moment before every partition has a leader.
     await waitFor(`leaders for ${topic}`, async () => {
-      const md = await c.request(3, 1, createMetadataRequest({ topics: [{ topicId: NULL_TOPIC_ID, name: topic }] }));
+      const md = await c.request(3, 1, createMetadataRequest({ topics: [{ topicId: ZERO_UUID, name: topic }] }));
       const t = md.topics[0];
       return t !== undefined && t.errorCode === 0 && t.partitions.length === partitions && t.partitions.every((p) => p.leaderId >= 0);
     }, 30_000, 100);

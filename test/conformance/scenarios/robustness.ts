@@ -7,11 +7,10 @@
 // frame's (recorded under the send step, labelled so), and the send's own answer is never read.
 // The send asks for something else (no topics instead of topic t, say), so the two answers can
 // be told apart. When the broker closes on the raw frame, the send step records "closed".
-import { encodeRequest, type ApiTypes } from '../../../src/codec/index.js';
+import { encodeRequest, type ApiTypes, ZERO_UUID } from '../../../src/codec/index.js';
 import { buildRequest, type Ctx, type DeepPartial, type Scenario, type Step } from '../runner.js';
 import { E, createTopic, expectClosed, scenario, send } from './dsl.js';
 
-const ZERO = 'AAAAAAAAAAAAAAAAAAAAAA';
 const tag = (s: Scenario): Scenario => ({ ...s, tags: ['robustness'] });
 
 /** A request frame (size prefix included) with correlation id 1, as the codec writes it. */
@@ -43,25 +42,25 @@ export const robustnessScenarios: Scenario[] = [
       groups: [],
       steps: [
         createTopic('a', 't', 1),
-        send('a', 3, 12, { topics: [{ name: null, topicId: ZERO }], allowAutoTopicCreation: false }, { label: 'null name, zero id' }),
-        send('b', 3, 12, { topics: [{ name: null, topicId: ZERO }], allowAutoTopicCreation: true }, { label: 'null name, zero id, auto-create' }),
-        send('b', 3, 12, (c) => ({ topics: [{ name: c.t('auto'), topicId: ZERO }, { name: null, topicId: ZERO }, { name: c.t('auto'), topicId: ZERO }], allowAutoTopicCreation: true }), {
+        send('a', 3, 12, { topics: [{ name: null, topicId: ZERO_UUID }], allowAutoTopicCreation: false }, { label: 'null name, zero id' }),
+        send('b', 3, 12, { topics: [{ name: null, topicId: ZERO_UUID }], allowAutoTopicCreation: true }, { label: 'null name, zero id, auto-create' }),
+        send('b', 3, 12, (c) => ({ topics: [{ name: c.t('auto'), topicId: ZERO_UUID }, { name: null, topicId: ZERO_UUID }, { name: c.t('auto'), topicId: ZERO_UUID }], allowAutoTopicCreation: true }), {
           label: 'null name next to a topic to auto-create (listed twice)',
           expect: { topics: [{ errorCode: E.UNKNOWN_SERVER_ERROR }, { errorCode: E.UNKNOWN_SERVER_ERROR }] },
         }),
-        send('b', 3, 12, (c) => ({ topics: [{ name: c.t('auto'), topicId: ZERO }], allowAutoTopicCreation: false }), {
+        send('b', 3, 12, (c) => ({ topics: [{ name: c.t('auto'), topicId: ZERO_UUID }], allowAutoTopicCreation: false }), {
           label: 'the topic was not auto-created',
           expect: { topics: [{ errorCode: E.UNKNOWN_TOPIC_OR_PARTITION }] },
         }),
-        send('c', 3, 12, (c) => ({ topics: [{ name: c.t(), topicId: ZERO }, { name: null, topicId: ZERO }], allowAutoTopicCreation: false }), {
+        send('c', 3, 12, (c) => ({ topics: [{ name: c.t(), topicId: ZERO_UUID }, { name: null, topicId: ZERO_UUID }], allowAutoTopicCreation: false }), {
           label: 'null name next to a real topic',
           expect: { brokers: [], clusterId: null, controllerId: -1, topics: [{ errorCode: E.UNKNOWN_SERVER_ERROR, partitions: [] }] },
         }),
-        send('c', 3, 12, { topics: [{ name: null, topicId: 'AAAAAAAAAAAAAAAAAAAAAQ' }, { name: null, topicId: ZERO }], allowAutoTopicCreation: false }, {
+        send('c', 3, 12, { topics: [{ name: null, topicId: 'AAAAAAAAAAAAAAAAAAAAAQ' }, { name: null, topicId: ZERO_UUID }], allowAutoTopicCreation: false }, {
           label: 'null names with a non-zero (unknown) id: names are ignored',
           expect: { topics: [{ errorCode: E.UNKNOWN_TOPIC_ID, name: null }] },
         }),
-        send('d', 3, 12, { topics: [{ name: null, topicId: ZERO }], allowAutoTopicCreation: false, includeTopicAuthorizedOperations: true }, { label: 'null name, authorized operations' }),
+        send('d', 3, 12, { topics: [{ name: null, topicId: ZERO_UUID }], allowAutoTopicCreation: false, includeTopicAuthorizedOperations: true }, { label: 'null name, authorized operations' }),
         send('d', 3, 12, { topics: null }, { label: 'the connection is still usable' }),
       ],
     }),

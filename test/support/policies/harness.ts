@@ -3,11 +3,11 @@
 // alive while fake time passes, and rebalance a group again.
 
 import { expect } from 'vitest';
-import { ErrorCode } from '../../../src/broker/group/errors.js';
 import type { GroupEvent } from '../../../src/broker/group/events.js';
 import type { PolicyUpdate } from '../../../src/broker/group/policies/types.js';
 import type { JoinGroupResponse } from '../../../src/broker/group/types.js';
 import { GroupInitialRebalanceDelay, Harness, groupId, protocols, type JoinOptions, type Pending } from '../../broker/group/harness.js';
+import { ErrorCode } from '../../../src/codec/index.js';
 
 export { ErrorCode, groupId, protocols };
 

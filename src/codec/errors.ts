@@ -1,5 +1,10 @@
-// Kafka's error codes (the protocol's numbers, by Kafka's names). Every response kmock sends uses
-// these, so a client's error handling sees exactly what Apache Kafka would send.
+// Kafka's error codes: the protocol's numbers by Kafka's names, and whether Kafka's client treats
+// each as retriable. The full table of Apache Kafka 3.9 (org.apache.kafka.common.protocol.Errors:
+// code and name; retriable when the error's exception extends RetriableException), so any code a
+// broker or client sends can be named. kmock's responses use these, so a client's error handling
+// sees exactly what Apache Kafka would send.
+
+/** Every Kafka 3.9 error code, by name. */
 export const ErrorCode = {
   UNKNOWN_SERVER_ERROR: -1,
   NONE: 0,
@@ -132,10 +137,71 @@ export const ErrorCode = {
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
+/** One of the codes in {@link ErrorCode}. */
+export type ErrorCode = (typeof ErrorCode)[ErrorCodeName];
 
-const NAMES = new Map<number, string>(Object.entries(ErrorCode).map(([k, v]) => [v, k]));
+/** The codes whose exception extends RetriableException in Kafka 3.9: a client may retry the request as it is. */
+const RETRIABLE: ReadonlySet<number> = new Set<number>([
+  ErrorCode.CORRUPT_MESSAGE,
+  ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+  ErrorCode.LEADER_NOT_AVAILABLE,
+  ErrorCode.NOT_LEADER_OR_FOLLOWER,
+  ErrorCode.REQUEST_TIMED_OUT,
+  ErrorCode.REPLICA_NOT_AVAILABLE,
+  ErrorCode.NETWORK_EXCEPTION,
+  ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+  ErrorCode.COORDINATOR_NOT_AVAILABLE,
+  ErrorCode.NOT_COORDINATOR,
+  ErrorCode.NOT_ENOUGH_REPLICAS,
+  ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+  ErrorCode.NOT_CONTROLLER,
+  ErrorCode.CONCURRENT_TRANSACTIONS,
+  ErrorCode.KAFKA_STORAGE_ERROR,
+  ErrorCode.FETCH_SESSION_ID_NOT_FOUND,
+  ErrorCode.INVALID_FETCH_SESSION_EPOCH,
+  ErrorCode.LISTENER_NOT_FOUND,
+  ErrorCode.FENCED_LEADER_EPOCH,
+  ErrorCode.UNKNOWN_LEADER_EPOCH,
+  ErrorCode.OFFSET_NOT_AVAILABLE,
+  ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE,
+  ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE,
+  ErrorCode.ELECTION_NOT_NEEDED,
+  ErrorCode.UNSTABLE_OFFSET_COMMIT,
+  ErrorCode.THROTTLING_QUOTA_EXCEEDED,
+  ErrorCode.UNKNOWN_TOPIC_ID,
+  ErrorCode.INCONSISTENT_TOPIC_ID,
+  ErrorCode.FETCH_SESSION_TOPIC_ID_ERROR,
+  ErrorCode.SHARE_SESSION_NOT_FOUND,
+  ErrorCode.INVALID_SHARE_SESSION_EPOCH,
+]);
 
-/** The Kafka name of an error code, e.g. 79 -> MEMBER_ID_REQUIRED. */
+/** One Kafka error: its code, its name and whether a client may retry. */
+export interface ErrorInfo {
+  readonly code: ErrorCode;
+  readonly name: ErrorCodeName;
+  readonly retriable: boolean;
+}
+
+/** Every Kafka 3.9 error, in code order (-1, 0, 1, ...). */
+export const KAFKA_ERRORS: readonly ErrorInfo[] = Object.freeze(
+  (Object.entries(ErrorCode) as Array<[ErrorCodeName, ErrorCode]>)
+    .map(([name, code]) => Object.freeze({ code, name, retriable: RETRIABLE.has(code) }))
+    .sort((a, b) => a.code - b.code),
+);
+
+const BY_CODE = new Map<number, ErrorInfo>(KAFKA_ERRORS.map((e) => [e.code, e]));
+
+/** The error with this code, or undefined for a code Kafka 3.9 does not define. */
+export function errorByCode(code: number): ErrorInfo | undefined {
+  return BY_CODE.get(code);
+}
+
+/** The Kafka name of an error code, e.g. 79 -> MEMBER_ID_REQUIRED; `UNKNOWN_CODE_<n>` for a code Kafka 3.9 does not define. */
 export function errorName(code: number): string {
-  return NAMES.get(code) ?? `UNKNOWN_CODE_${code}`;
+  return BY_CODE.get(code)?.name ?? `UNKNOWN_CODE_${code}`;
+}
+
+/** Whether Kafka 3.9 treats the code as retriable (false for NONE and for codes it does not define). */
+export function isRetriable(code: number): boolean {
+  return RETRIABLE.has(code);
 }
