@@ -11,6 +11,7 @@ import { GroupInvariantError, type ClassicGroup } from './group.js';
 import type { LeavingMember, MemberJoinRequest } from './hooks.js';
 import { isValidGroupId, type GroupKernel } from './kernel.js';
 import { joinError, syncError, type GroupMember, type JoinResult, type SyncCallback, type SyncResult } from './member.js';
+import type { NewMemberParams } from './rebalance.js';
 import { acceptJoiningMember, decideKnownMemberJoin } from './rules.js';
 import { rejoinStaticInPlace, updateStaticMemberAndRebalance } from './static-rejoin.js';
 import type {
@@ -108,16 +109,7 @@ export class GroupMembership {
       return p.callback(joinError('', ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
     }
     const newMemberId = `${p.groupInstanceId ?? p.client.clientId}-${this.kernel.config.generateUuid()}`;
-    const memberParams = {
-      memberId: newMemberId,
-      groupInstanceId: p.groupInstanceId,
-      clientId: p.client.clientId,
-      clientHost: p.client.clientHost,
-      rebalanceTimeoutMs: p.rebalanceTimeoutMs,
-      sessionTimeoutMs: p.sessionTimeoutMs,
-      protocolType: p.protocolType,
-      protocols: p.protocols,
-    };
+    const memberParams = newMemberParams(p, newMemberId, p.groupInstanceId);
 
     if (p.groupInstanceId !== null) {
       // Static members never get MEMBER_ID_REQUIRED. A known instance gets a new member id, and
@@ -169,21 +161,7 @@ export class GroupMembership {
           `Received unexpected JoinGroup with groupInstanceId=${p.groupInstanceId} for pending member with memberId=${memberId}`,
         );
       }
-      this.engine.addMemberAndRebalance(
-        group,
-        {
-          memberId,
-          groupInstanceId: null,
-          clientId: p.client.clientId,
-          clientHost: p.client.clientHost,
-          rebalanceTimeoutMs: p.rebalanceTimeoutMs,
-          sessionTimeoutMs: p.sessionTimeoutMs,
-          protocolType: p.protocolType,
-          protocols: p.protocols,
-        },
-        p.callback,
-        p.clientReason,
-      );
+      this.engine.addMemberAndRebalance(group, newMemberParams(p, memberId, null), p.callback, p.clientReason);
       return;
     }
 
@@ -438,6 +416,20 @@ export class GroupMembership {
     });
     return { errorCode: ErrorCode.NONE, members };
   }
+}
+
+/** The member a JoinGroup adds, under `memberId` and `groupInstanceId`. */
+export function newMemberParams(join: MemberJoinRequest, memberId: string, groupInstanceId: string | null): NewMemberParams {
+  return {
+    memberId,
+    groupInstanceId,
+    clientId: join.client.clientId,
+    clientHost: join.client.clientHost,
+    rebalanceTimeoutMs: join.rebalanceTimeoutMs,
+    sessionTimeoutMs: join.sessionTimeoutMs,
+    protocolType: join.protocolType,
+    protocols: join.protocols,
+  };
 }
 
 /** JoinGroupResponse(data, version): ProtocolName is "" below v7 and null instead of "" from v7. */

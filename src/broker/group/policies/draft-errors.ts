@@ -43,6 +43,7 @@ import {
   type MemberJoinRequest,
   type MemberOperation,
   type Override,
+  type GroupPlugin,
 } from '../hooks.js';
 import { joinError, type GroupMember } from '../member.js';
 import { DraftPolicy, PerGroup } from './host.js';
@@ -143,7 +144,7 @@ interface ClaimsState {
   readonly claims: Map<string, Claim>;
 }
 
-export class DraftErrorsPolicy extends DraftPolicy<ClaimsState> {
+export class DraftErrorsPolicy extends DraftPolicy<ClaimsState> implements GroupPlugin {
   readonly name = 'kip345-draft-errors' as const;
   protected readonly state = new PerGroup<ClaimsState>(() => ({ claims: new Map() }));
 

@@ -6,8 +6,9 @@
 
 import type { TimerHandle } from '../clock.js';
 import type { ClassicGroup } from '../group.js';
-import { ANSWERED, CONTINUE, override, type Answered, type Continue, type LeavingMember, type MemberJoinRequest, type Override } from '../hooks.js';
+import { ANSWERED, CONTINUE, override, type Answered, type Continue, type LeavingMember, type MemberJoinRequest, type Override, type GroupPlugin } from '../hooks.js';
 import { joinError } from '../member.js';
+import { newMemberParams } from '../membership.js';
 import { DraftPolicy, PerGroup } from './host.js';
 import type { GroupDetail, HeldStaticMember, PolicyConfig } from './types.js';
 import { ErrorCode } from '../../../codec/index.js';
@@ -27,7 +28,7 @@ interface ExpansionState {
   expansion: { firstHeldAt: number; timer: TimerHandle } | null;
 }
 
-export class ExpansionTimeoutPolicy extends DraftPolicy<ExpansionState> {
+export class ExpansionTimeoutPolicy extends DraftPolicy<ExpansionState> implements GroupPlugin {
   readonly name = 'expansion-timeout' as const;
   protected readonly state = new PerGroup<ExpansionState>(() => ({ held: new Map(), expansion: null }));
 
@@ -191,21 +192,7 @@ export class ExpansionTimeoutPolicy extends DraftPolicy<ExpansionState> {
         h.callback(joinError(h.newMemberId, ErrorCode.FENCED_INSTANCE_ID));
         continue;
       }
-      this.host.engine.addMember(
-        group,
-        {
-          memberId: h.newMemberId,
-          groupInstanceId: dynamic ? null : h.groupInstanceId,
-          clientId: h.client.clientId,
-          clientHost: h.client.clientHost,
-          rebalanceTimeoutMs: h.rebalanceTimeoutMs,
-          sessionTimeoutMs: h.sessionTimeoutMs,
-          protocolType: h.protocolType,
-          protocols: h.protocols,
-        },
-        h.callback,
-        h.clientReason,
-      );
+      this.host.engine.addMember(group, newMemberParams(h, h.newMemberId, dynamic ? null : h.groupInstanceId), h.callback, h.clientReason);
       admitted.push(h.newMemberId);
     }
     if (admitted.length > 0) {

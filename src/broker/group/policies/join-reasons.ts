@@ -15,7 +15,7 @@
 // classified; see JAVA_CLIENT_REASONS.
 
 import type { ClassicGroup } from '../group.js';
-import { CONTINUE, override, type Continue, type MemberJoinRequest, type Override } from '../hooks.js';
+import { CONTINUE, override, type Continue, type MemberJoinRequest, type Override, type GroupPlugin } from '../hooks.js';
 import type { GroupMember } from '../member.js';
 import type { KnownMemberJoinDecision, StaticReplacementDecision } from '../rules.js';
 import { DraftPolicy, PerGroup } from './host.js';
@@ -175,7 +175,7 @@ export function classifyJoinReason(reason: string | null | undefined): JoinReaso
  * protocols alone. Outside Stable, below v8, or for a reason that means nothing to the draft,
  * Kafka's rules apply. Keeps no state.
  */
-export class JoinReasonsPolicy extends DraftPolicy<Record<string, never>> {
+export class JoinReasonsPolicy extends DraftPolicy<Record<string, never>> implements GroupPlugin {
   readonly name = 'kip423-join-reasons' as const;
   protected readonly state = new PerGroup<Record<string, never>>(() => ({}));
 

@@ -6,7 +6,7 @@
 // Kafka 3.9 has no modes: every member is static or dynamic by its own JoinGroup.
 
 import type { ClassicGroup } from '../group.js';
-import { ANSWERED, CONTINUE, override, type Answered, type Continue, type MemberJoinRequest, type Override } from '../hooks.js';
+import { ANSWERED, CONTINUE, override, type Answered, type Continue, type MemberJoinRequest, type Override, type GroupPlugin } from '../hooks.js';
 import { joinError } from '../member.js';
 import { MAX_POLICY_TIMEOUT_MS, PolicyError } from './config.js';
 import { DraftPolicy, PerGroup } from './host.js';
@@ -18,7 +18,7 @@ interface ModeState {
   current: { mode: MembershipMode; pinned: boolean } | null;
 }
 
-export class MembershipModesPolicy extends DraftPolicy<ModeState> {
+export class MembershipModesPolicy extends DraftPolicy<ModeState> implements GroupPlugin {
   readonly name = 'membership-modes' as const;
   protected readonly state = new PerGroup<ModeState>(() => ({ current: null }));
 

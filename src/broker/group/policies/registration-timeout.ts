@@ -7,7 +7,7 @@
 
 import type { TimerHandle } from '../clock.js';
 import type { ClassicGroup } from '../group.js';
-import { ANSWERED, CONTINUE, override, type Answered, type Continue, type MemberJoinRequest, type MemberOperation, type Override } from '../hooks.js';
+import { ANSWERED, CONTINUE, override, type Answered, type Continue, type MemberJoinRequest, type MemberOperation, type Override, type GroupPlugin } from '../hooks.js';
 import type { GroupMember } from '../member.js';
 import { rejoinStaticInPlace } from '../static-rejoin.js';
 import { DraftPolicy, PerGroup } from './host.js';
@@ -22,7 +22,7 @@ interface RegistrationState {
 
 type OnlineVia = Exclude<MemberOperation, 'LeaveGroup'> | 'policy-changed' | 'membership-mode-changed';
 
-export class RegistrationTimeoutPolicy extends DraftPolicy<RegistrationState> {
+export class RegistrationTimeoutPolicy extends DraftPolicy<RegistrationState> implements GroupPlugin {
   readonly name = 'registration-timeout' as const;
   protected readonly state = new PerGroup<RegistrationState>(() => ({ offline: new Map(), timer: null }));
 
