@@ -65,7 +65,7 @@ const SUBSCRIPTION = AssignerProtocol.MemberMetadata.encode({ version: 1, topics
 
 /**
  * JoinGroup v6 body for the same inputs, cross-checked earlier against @platformatic/kafka
- * (shared/reference/codec.md §7.1): a golden vector that does not come from this codebase.
+ * (kafkajs's JoinGroup v5 test inputs, cross-checked with @platformatic/kafka's encoder in test/codec/interop/platformatic.test.ts): a golden vector that does not come from this codebase.
  */
 const GOLDEN_V6 =
   '52636f6e73756d65722d67726f75702d69642d62353232313838613361313261316630346366622d32333730322d65316666333563372d666465392d346435382d393630612d326365663861663737656566000075300000ea60011267726f75702d696e7374616e63652d696409636f6e73756d6572020d41737369676e65724e616d6557000100000001004a746573742d746f7069632d36643235666165306239363365363835343762382d32333730322d66616664663931642d656434302d346632312d383238312d643761626230643962646439000000000000';

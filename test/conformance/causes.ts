@@ -16,7 +16,7 @@ import { checkExpectations, type Difference, type NormalisedTranscript } from '.
 export type CauseKind =
   /** Free text (error messages) that clients do not interpret. */
   | 'free-text'
-  /** kmock differs on purpose (documented in README/handlers). */
+  /** kmock differs on purpose (documented in docs/ or the handler's comment). */
   | 'deliberate'
   /** Kafka serves it and kmock does not yet: an open issue names it; the entry goes when it lands. */
   | 'not-yet-served'

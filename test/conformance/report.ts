@@ -84,7 +84,7 @@ export function renderConformanceReport(results: ConformanceResults): string {
     out.push(`${results.random.length} random sequences: ${results.random.length - rc} agree, ${rc} differ.`);
   }
   const expFails = results.scenarios.filter((r) => r.expectationFailures.some((f) => f.length > 0));
-  if (expFails.length > 0) out.push(`${expFails.length} scenarios have expectations (written from the reference notes) that a target does not meet; see below.`);
+  if (expFails.length > 0) out.push(`${expFails.length} scenarios have expectations (from the Kafka tests and sources the scenarios mirror) that a target does not meet; see below.`);
   out.push('');
   for (const section of results.sections ?? []) out.push(section);
 
@@ -171,7 +171,7 @@ export function renderConformanceReport(results: ConformanceResults): string {
   if (expFails.length > 0) {
     out.push('## Expectations not met');
     out.push('');
-    out.push('Expected codes written in the scenarios from the reference notes (§6). Where the reference broker misses one, the note or the scenario is wrong; where only kmock misses one, kmock is.');
+    out.push('Expected codes written in the scenarios from the Kafka tests and sources they mirror. Where the reference broker misses one, the note or the scenario is wrong; where only kmock misses one, kmock is.');
     out.push('');
     for (const r of expFails) {
       out.push(`### ${r.scenario.name}`);

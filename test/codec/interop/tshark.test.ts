@@ -11,7 +11,7 @@
 // an int16 length, "Pre KIP-482 coding ... signed 16-bit integer"; later releases read the int32
 // the protocol specifies). It affects JoinGroup v0-v5 metadata and SyncGroup v0-v3 assignments.
 // The capture therefore also carries an independent control frame, kafkajs's golden JoinGroup v5
-// request body (codec.md §9): if tshark mis-reads that one too, the installed tshark has the bug,
+// request body (kafkajs's JoinGroup v5 test inputs): if tshark mis-reads that one too, the installed tshark has the bug,
 // and for the frames it affects only the fields before the first BYTES field are compared (plus
 // the exact, expected symptom); with a fixed tshark every field is compared.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

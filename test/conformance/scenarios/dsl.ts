@@ -1,6 +1,6 @@
 // Small builders for scenario steps, so scenarios read like Kafka's own coordinator tests:
 // join / sync / heartbeat / leave / commit with member ids and generations captured from earlier
-// answers (`ref('a')`), and the expected codes written down from the reference notes (§6).
+// answers (`ref('a')`), and the expected codes each scenario takes from the Kafka test or source it mirrors.
 import type { ApiKeyNum, Ctx, DeepPartial, Dyn, Expectation, ExpectValue, Scenario, SendStep, Settings, Step } from '../runner.js';
 import type { ApiTypes } from '../../../src/codec/index.js';
 
