@@ -94,12 +94,7 @@ export type Action =
   | { kind: 'offsets'; m: number; r: number }
   | { kind: 'produce'; n: number; r: number }
   | { kind: 'fetch'; from: 'start' | 'committed' | 'middle' | 'end' | 'past-end'; r: number }
-  | { kind: 'list-offsets'; what: 'earliest' | 'latest' | 'max' | 'timestamp'; r: number }
-  /**
-   * Not generated any more (the open-loop generator's join); played as a step of member `m`.
-   * Kept so that code written against the open-loop actions still type-checks (harness.test.ts).
-   */
-  | { kind: 'join'; m: number; v: number };
+  | { kind: 'list-offsets'; what: 'earliest' | 'latest' | 'max' | 'timestamp'; r: number };
 
 export interface RandomSequence {
   seed: number;
@@ -495,11 +490,10 @@ function resolve(model: Model, c: Ctx, a: Action, index: number): Step[] {
     if (timedOut || (cl.hung && cl.busyMain > 0)) restartClient(model, cl, emit, true);
   }
   switch (a.kind) {
-    case 'join':
     case 'step': {
       const cl = available(model, a.m);
       if (cl === undefined) break;
-      natural(model, c, cl, a.kind === 'step' ? a.r : a.v / 10, `#${index}`, emit);
+      natural(model, c, cl, a.r, `#${index}`, emit);
       break;
     }
     case 'mistake':

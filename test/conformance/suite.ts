@@ -211,8 +211,9 @@ export async function runPairWithRetry(scenario: Scenario, pool: TargetPool, fai
 // Random sequences
 
 /** Fixed seeds, so every run replays the same sequences (add a seed to reproduce a finding). */
-export const RANDOM_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
-export const RANDOM_LENGTH = 16;
+export const RANDOM_SEEDS = Array.from({ length: 100 }, (_, i) => i + 1);
+/** Actions after each member's opening step (random.ts generate's default). */
+export const RANDOM_LENGTH = 30;
 
 export async function runRandomSequence(
   seq: RandomSequence,
