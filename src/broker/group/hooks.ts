@@ -96,7 +96,7 @@ export interface GroupHooks {
 
   // --- any request of a known member ----------------------------------------------------------------
 
-  /** Which group.instance.id a SyncGroup/Heartbeat/LeaveGroup/commit (or a held join) is read with. */
+  /** Which group.instance.id a SyncGroup, Heartbeat, LeaveGroup or offset commit is read with. */
   requestInstanceId(group: ClassicGroup, groupInstanceId: string): Continue | Override<string | null>;
   /** validateCurrentMember answered FENCED_INSTANCE_ID (notification). */
   memberFenced(group: ClassicGroup, memberId: string, groupInstanceId: string, operation: MemberOperation): Continue;
