@@ -100,7 +100,7 @@ const joinGroupV5 = fc
   .map((r) => c.createJoinGroupRequest({ ...r, protocols: r.protocols.map((p) => c.JoinGroupRequest.createProtocol(p)) }));
 
 describe('JoinGroup v5 request: binary-parser 2.3.0 as an independent decoder', () => {
-  it('decodes the kafkajs golden v5 body (kafkajs's own JoinGroup v5 request test inputs) to the same fields as ours', async () => {
+  it('decodes the kafkajs golden v5 body (the inputs of the kafkajs JoinGroup v5 request test) to the same fields as ours', async () => {
     const golden = await kafkajsJoinGroupV5GoldenBody();
     expect(golden.length).toBe(230);
     const theirs = decodeWithBinaryParser(golden);

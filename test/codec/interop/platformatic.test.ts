@@ -83,7 +83,7 @@ describe('JoinGroup (11) v6-v9 with @platformatic/kafka', () => {
     );
     expect(ours.toString('hex')).toBe(theirs.buffer.toString('hex'));
   });
-  it('the v6 golden vector from kafkajs's JoinGroup v5 test inputs (221 bytes): ours and platformatic both produce it', () => {
+  it('the v6 golden vector from the kafkajs JoinGroup v5 test inputs (221 bytes): ours and platformatic both produce it', () => {
     const golden =
       '52636f6e73756d65722d67726f75702d69642d62353232313838613361313261316630346366622d32333730322d65316666333563372d666465392d346435382d393630612d326365663861663737656566000075300000ea60011267726f75702d696e7374616e63652d696409636f6e73756d6572020d41737369676e65724e616d6557000100000001004a746573742d746f7069632d36643235666165306239363365363835343762382d32333730322d66616664663931642d656434302d346632312d383238312d643761626230643962646439000000000000';
     const metadata = Buffer.from(golden.slice(golden.indexOf('57000100') + 2, golden.indexOf('57000100') + 2 + 86 * 2), 'hex');
@@ -106,7 +106,7 @@ describe('JoinGroup (11) v6-v9 with @platformatic/kafka', () => {
     expect(ours.toString('hex')).toBe(golden);
     expect(theirs.toString('hex')).toBe(golden);
   });
-  it('the small v6 vector from kafkajs's JoinGroup v5 test inputs with an unknown top-level tag; without it platformatic writes the same bytes', () => {
+  it('the small v6 vector from the kafkajs JoinGroup v5 test inputs with an unknown top-level tag; without it platformatic writes the same bytes', () => {
     const m = c.createJoinGroupRequest({
       groupId: 'g',
       sessionTimeoutMs: 30000,
