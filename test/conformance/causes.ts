@@ -25,9 +25,33 @@ export type CauseKind =
   /** Kafka misbehaves and kmock does not copy it: accepted where kmock meets the scenario's expectation. */
   | 'kafka-defect'
   /** Kafka 4.x answers differently from 3.9 by design (causes-4x.ts); kmock follows 3.9. */
-  | 'kafka-4x-change';
+  | 'kafka-4x-change'
+  /** A closed-loop sequence after an accepted first divergence (closedLoopConsequences). */
+  | 'consequence';
 
-const ACCEPTED_KINDS: ReadonlySet<CauseKind> = new Set(['free-text', 'deliberate', 'not-yet-served', 'kafka-4x-change']);
+const ACCEPTED_KINDS: ReadonlySet<CauseKind> = new Set(['free-text', 'deliberate', 'not-yet-served', 'kafka-4x-change', 'consequence']);
+
+/**
+ * A random sequence's clients react to the answers they get (random.ts), so once the two brokers
+ * answered one request differently, the requests that follow differ too: every later difference
+ * is a consequence of the first. They are accepted exactly when every difference at the first
+ * differing event is (with its own cause, scoped as any other); otherwise they fail with it.
+ */
+export const CLOSED_LOOP_CONSEQUENCE: Cause = {
+  id: 'closed-loop-consequence',
+  kind: 'consequence',
+  scenario: /^random-seed-/,
+  path: /./,
+  cause: 'A later event of a closed-loop sequence whose first divergence is explained and accepted: the clients reacted to different answers, so what follows is not compared.',
+};
+
+/** `diffs` of a closed-loop run, with every difference after an accepted first divergence marked as its consequence. */
+export function closedLoopConsequences(diffs: ClassifiedDifference[]): ClassifiedDifference[] {
+  if (diffs.length === 0) return diffs;
+  const first = Math.min(...diffs.map((d) => d.event));
+  if (!diffs.filter((d) => d.event === first).every((d) => d.accepted)) return diffs;
+  return diffs.map((d) => (d.event > first && !d.accepted ? { ...d, cause: CLOSED_LOOP_CONSEQUENCE, accepted: true } : d));
+}
 
 export interface CauseContext {
   /** The reference target's name: "kafka-3.9.1", "kafka-4.4.0". */

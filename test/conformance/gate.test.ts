@@ -4,7 +4,7 @@
 // broken kmock is compared with a correct one here; main.ts runs the same mutations against the
 // real reference in CI.
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertScoped, classifyWith, isAccepted, staleCauses, type Cause } from './causes.js';
+import { assertScoped, classifyWith, closedLoopConsequences, isAccepted, staleCauses, type Cause, type ClassifiedDifference } from './causes.js';
 import { normaliseTranscript, type Difference, type NormalisedTranscript, type Transcript } from './runner.js';
 import { ALL_SCENARIOS } from './scenarios/index.js';
 import { MUTATIONS, mutatedKmockProvider } from './support/mutations.js';
@@ -95,5 +95,15 @@ describe('cause rules', () => {
     const unused: Cause = { id: 'unused', kind: 'deliberate', request: /^Fetch/, path: /records$/, cause: '' };
     const seen = [classifyWith([used, unused], 's', diff(), 'reference')!];
     expect(staleCauses([used, unused], seen).map((c) => c.id)).toEqual(['unused']);
+  });
+
+  it('a closed-loop sequence accepts later differences only after an accepted first divergence', () => {
+    const at = (event: number, accepted: boolean): ClassifiedDifference => ({ ...diff({ event }), accepted });
+    expect(closedLoopConsequences([at(3, true), at(5, false), at(9, false)]).map((d) => [d.accepted, d.cause?.id])).toEqual([
+      [true, undefined],
+      [true, 'closed-loop-consequence'],
+      [true, 'closed-loop-consequence'],
+    ]);
+    expect(closedLoopConsequences([at(3, true), at(3, false), at(5, false)]).map((d) => d.accepted)).toEqual([true, false, false]);
   });
 });

@@ -17,7 +17,7 @@ import {
 } from './runner.js';
 import { BASE_SETTINGS } from './scenarios/dsl.js';
 import { startReferenceKafka, startReferenceKafkaOrReason, type ReferenceKafka } from './support/reference.js';
-import type { ClassifiedDifference } from './causes.js';
+import { closedLoopConsequences, type ClassifiedDifference } from './causes.js';
 import { classifyFor } from './causes-4x.js';
 import { shrink, toScenario, type RandomSequence } from './random.js';
 import type { RandomResult } from './report.js';
@@ -171,12 +171,13 @@ export async function runPair(scenario: Scenario, pool: TargetPool): Promise<Sce
   // The reference's name ("kafka-4.4.0") picks the causes: Kafka 4.x changes first against a 4.x
   // release (causes-4x.ts), causes.ts otherwise and as the fallback.
   const reference = pool.providers[1].name;
+  const classified = diffs.map((d) => classifyFor(reference, scenario.name, d, mode, [na, nb]));
   return {
     scenario,
     targets: [a.target.name, b.target.name],
     mode,
     transcripts: [na, nb],
-    differences: diffs.map((d) => classifyFor(reference, scenario.name, d, mode, [na, nb])),
+    differences: scenario.tags?.includes('random') ? closedLoopConsequences(classified) : classified,
     expectationFailures: [checkExpectations(na), checkExpectations(nb)],
     elapsedMs: Date.now() - started,
     errors: [ta.error, tb.error].filter((e): e is string => e !== undefined),
