@@ -1,25 +1,31 @@
-// The broker: settings, the topic store, the group coordinator, the API handlers and the open
-// connections. It owns no socket of its own; server.ts accepts connections and hands them here.
+// The broker, and the one place its parts are built and wired: the topic store, fetch waiters,
+// the group coordinator, producer ids, the API handlers (handlers/index.ts) and the open
+// connections. Handlers and the log and config code see only `services` (services.ts); a
+// connection sees the handler table, the services and what it reports back (ConnectionDeps). It
+// owns no socket of its own: server.ts accepts connections and hands them here.
 import type { Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
-import type { ApiVersionsResponse } from '../codec/index.js';
 import type { BrokerConfig } from './config.js';
-import { Connection } from './connection.js';
+import { Connection, type ConnectionDeps, type ConnectionHooks } from './connection.js';
 import { HANDLERS } from './handlers/index.js';
 import type { ApiHandler } from './handlers/types.js';
 import { TopicStore } from './log/topics.js';
 import { FetchWaiters } from './log/fetch-waiters.js';
+import { ProducerIdManager } from './log/producer-ids.js';
 import { GroupCoordinator, isPolicyEvent, type GroupEvent } from './group/index.js';
+import { TopicDeletions, type AdvertisedListener, type BrokerServices } from './services.js';
 
 export interface BrokerStats {
   connectionsOpened: number;
   requests: number;
 }
 
-export class Broker {
+export class Broker implements ConnectionDeps {
   readonly handlers = new Map<number, ApiHandler>();
   readonly topics = new TopicStore();
   readonly fetchWaiters = new FetchWaiters();
+  readonly producerIds = new ProducerIdManager();
+  readonly topicDeletions = new TopicDeletions();
   readonly connections = new Set<Connection>();
   readonly stats: BrokerStats = { connectionsOpened: 0, requests: 0 };
   readonly log: Logger;
@@ -27,9 +33,11 @@ export class Broker {
   readonly groups: GroupCoordinator;
   /** Listeners of group events (the control plane and tests subscribe here). */
   readonly groupEventListeners = new Set<(e: GroupEvent) => void>();
-  /** Where Metadata and FindCoordinator tell clients to connect. */
-  advertisedHost: string;
-  advertisedPort: number;
+  /** What every connection consults before a request runs (the control plane's faults). */
+  readonly hooks: ConnectionHooks = { interceptor: undefined };
+  readonly advertised: AdvertisedListener;
+  /** What handlers, the log and the config code may use (services.ts). */
+  readonly services: BrokerServices;
   private nextConnectionId = 1;
 
   constructor(
@@ -47,15 +55,33 @@ export class Broker {
       policies: config.policies,
       onEvent: (e) => this.onGroupEvent(e),
     });
-    this.advertisedHost = config.advertisedHost ?? config.host;
-    this.advertisedPort = config.advertisedPort ?? config.port;
+    // A deleted topic's committed offsets go from every group, as Kafka's metadata publisher has
+    // the group coordinator do (BrokerMetadataPublisher -> GroupCoordinator.onPartitionsDeleted).
+    this.topicDeletions.onDeleted((partitions) => this.groups.onPartitionsDeleted(partitions));
+    this.advertised = { host: config.advertisedHost ?? config.host, port: config.advertisedPort ?? config.port };
+    this.services = {
+      config,
+      log: this.log,
+      topics: this.topics,
+      fetchWaiters: this.fetchWaiters,
+      groups: this.groups,
+      producerIds: this.producerIds,
+      topicDeletions: this.topicDeletions,
+      advertised: this.advertised,
+      apis: [...this.handlers.values()]
+        .sort((a, b) => a.apiKey - b.apiKey)
+        .map((h) => ({ apiKey: h.apiKey, minVersion: h.minVersion, maxVersion: h.maxVersion })),
+    };
   }
 
-  /** The ApiVersions list: exactly the APIs with a handler, at the versions they serve. */
-  advertisedApis(): ApiVersionsResponse.ApiVersion[] {
-    return [...this.handlers.values()]
-      .sort((a, b) => a.apiKey - b.apiKey)
-      .map((h) => ({ apiKey: h.apiKey, minVersion: h.minVersion, maxVersion: h.maxVersion }));
+  get advertisedHost(): string {
+    return this.advertised.host;
+  }
+  get advertisedPort(): number {
+    return this.advertised.port;
+  }
+  set advertisedPort(port: number) {
+    this.advertised.port = port;
   }
 
   accept(socket: Socket): Connection {

@@ -17,8 +17,8 @@ import {
   type ApiTypes,
   type RequestHeaderInfo,
 } from '../codec/index.js';
-import type { Broker } from './broker.js';
 import { NO_RESPONSE, type ApiHandler, type RequestContext } from './handlers/types.js';
+import type { BrokerServices } from './services.js';
 
 /** Frames parsed but not yet handled: beyond this, reading pauses until the queue drains. */
 const MAX_QUEUED_FRAMES = 64;
@@ -53,16 +53,15 @@ export interface ConnectionHooks {
   interceptor: RequestInterceptor | undefined;
 }
 
-const HOOKS = new WeakMap<Broker, ConnectionHooks>();
-
-/** The hooks every connection of `broker` consults (created on first use, shared by all). */
-export function connectionHooks(broker: Broker): ConnectionHooks {
-  let hooks = HOOKS.get(broker);
-  if (hooks === undefined) {
-    hooks = { interceptor: undefined };
-    HOOKS.set(broker, hooks);
-  }
-  return hooks;
+/** What a connection needs of its broker (Broker provides it): no more, so no import of it. */
+export interface ConnectionDeps {
+  readonly services: BrokerServices;
+  readonly handlers: ReadonlyMap<number, ApiHandler>;
+  /** Shared by every connection; the control plane sets its interceptor. */
+  readonly hooks: ConnectionHooks;
+  readonly stats: { requests: number };
+  onConnectionClosed(c: Connection, why: string): void;
+  traceLine(line: Record<string, unknown>): void;
 }
 
 export class Connection {
@@ -77,15 +76,16 @@ export class Connection {
   /** The client closed its side while a request was in flight (see onPeerGone). */
   private peerGone = false;
   private idleTimer: NodeJS.Timeout | undefined;
-  private readonly hooks: ConnectionHooks;
+  private readonly services: BrokerServices;
+  private readonly closeThis = (why: string) => this.close(why);
 
   constructor(
-    private readonly broker: Broker,
+    private readonly deps: ConnectionDeps,
     private readonly socket: Socket,
     id: number,
   ) {
     this.info = { id, clientHost: socket.remoteAddress ?? 'unknown', clientPort: socket.remotePort ?? 0, clientId: null };
-    this.hooks = connectionHooks(broker);
+    this.services = deps.services;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => this.close('socket error'));
@@ -105,7 +105,7 @@ export class Connection {
     this.frames = [];
     this.pending = [];
     this.socket.destroy();
-    this.broker.onConnectionClosed(this, why);
+    this.deps.onConnectionClosed(this, why);
   }
 
   /**
@@ -148,7 +148,7 @@ export class Connection {
       this.idleTimer.refresh();
       return;
     }
-    const ms = this.broker.config.connectionsMaxIdleMs;
+    const ms = this.services.config.connectionsMaxIdleMs;
     if (ms > 0) {
       this.idleTimer = setTimeout(() => {
         if (!this.busy) this.close('idle');
@@ -168,8 +168,8 @@ export class Connection {
     while (this.pendingBytes >= 4) {
       const size = this.peekSize();
       // Checked before the frame is buffered: a hostile size never allocates (Kafka closes too).
-      if (size < 0 || size > this.broker.config.socketRequestMaxBytes) {
-        this.broker.log.warn({ connection: this.info.id, size }, 'frame size out of bounds; closing connection');
+      if (size < 0 || size > this.services.config.socketRequestMaxBytes) {
+        this.services.log.warn({ connection: this.info.id, size }, 'frame size out of bounds; closing connection');
         this.close('frame size out of bounds');
         return;
       }
@@ -273,7 +273,7 @@ export class Connection {
    */
   private failed(err: unknown): void {
     const e = err as { stack?: string } | undefined;
-    this.broker.log.error({ connection: this.info.id, err: String(e?.stack ?? err) }, 'request failed; closing connection');
+    this.services.log.error({ connection: this.info.id, err: String(e?.stack ?? err) }, 'request failed; closing connection');
     this.close('handler error');
   }
 
@@ -282,16 +282,16 @@ export class Connection {
     // peekRequestHeader's fields, read here (it throws only for frames under 8 bytes).
     if (frame.length < 8) {
       // Kafka cannot read a request header from it either (InvalidRequestException → close).
-      this.broker.log.warn({ connection: this.info.id, size: frame.length }, 'frame too short for a request header; closing connection');
+      this.services.log.warn({ connection: this.info.id, size: frame.length }, 'frame too short for a request header; closing connection');
       this.close('frame too short for a request header');
       return undefined;
     }
     const header = { apiKey: frame.readInt16BE(0), apiVersion: frame.readInt16BE(2), correlationId: frame.readInt32BE(4) };
     const api = apiByKey(header.apiKey);
-    const served = this.broker.handlers.get(header.apiKey);
+    const served = this.deps.handlers.get(header.apiKey);
     if (api === undefined || served === undefined) {
       // Kafka cannot parse a request header for an API it does not know and closes the connection.
-      this.broker.log.warn({ connection: this.info.id, apiKey: header.apiKey }, 'unknown API key; closing connection');
+      this.services.log.warn({ connection: this.info.id, apiKey: header.apiKey }, 'unknown API key; closing connection');
       this.close('unknown API key');
       return undefined;
     }
@@ -303,7 +303,7 @@ export class Connection {
         this.trace(header, null, 'unsupported version', 0);
         return undefined;
       }
-      this.broker.log.warn({ connection: this.info.id, ...header }, 'unsupported API version; closing connection');
+      this.services.log.warn({ connection: this.info.id, ...header }, 'unsupported API version; closing connection');
       this.close('unsupported API version');
       return undefined;
     }
@@ -312,22 +312,23 @@ export class Connection {
       decoded = decodeRequest(frame);
     } catch (e) {
       if (e instanceof DecodeError || e instanceof UnsupportedVersionError) {
-        this.broker.log.warn({ connection: this.info.id, ...header, error: (e as Error).message }, 'malformed request; closing connection');
+        this.services.log.warn({ connection: this.info.id, ...header, error: (e as Error).message }, 'malformed request; closing connection');
         this.close('malformed request');
         return undefined;
       }
       throw e;
     }
     const ctx: RequestContext = {
-      broker: this.broker,
+      services: this.services,
       connection: this.info,
+      closeConnection: this.closeThis,
       header: decoded.header,
       apiVersion: decoded.header.apiVersion,
       receivedAt: performance.now(),
     };
-    this.broker.stats.requests++;
+    this.deps.stats.requests++;
     this.info.clientId = decoded.header.clientId;
-    const interceptor = this.hooks.interceptor;
+    const interceptor = this.deps.hooks.interceptor;
     if (interceptor !== undefined && interceptor.armed) {
       const fault = interceptor.intercept(header.apiKey, this.info);
       if (fault !== undefined) return this.handleFaulted(ctx, served, decoded.body, fault);
@@ -351,7 +352,7 @@ export class Connection {
   private respond(ctx: RequestContext, request: unknown, response: unknown): void {
     if (this.closed) return;
     const h = ctx.header;
-    const trace = this.broker.config.trace;
+    const trace = this.services.config.trace;
     if (response === NO_RESPONSE) {
       if (trace) this.trace(h, request, null, performance.now() - ctx.receivedAt);
       return;
@@ -379,7 +380,7 @@ export class Connection {
     response: unknown,
     ms: number,
   ): void {
-    if (!this.broker.config.trace) return;
+    if (!this.services.config.trace) return;
     const api = apiByKey(h.apiKey);
     const line: Record<string, unknown> = {
       trace: true,
@@ -400,6 +401,6 @@ export class Connection {
     } else {
       line.response = null;
     }
-    this.broker.traceLine(line);
+    this.deps.traceLine(line);
   }
 }

@@ -6,7 +6,7 @@
 // Follows core/.../server/ConfigHelper.scala (createTopicConfigEntry, createBrokerConfigEntry,
 // configSynonyms), DynamicBrokerConfig.brokerConfigSynonyms and metadata/.../KafkaConfigSchema.java
 // (resolveEffectiveTopicConfigs).
-import type { Broker } from '../broker.js';
+import type { BrokerServices } from '../services.js';
 import { DEFAULT_CONFIG } from '../config.js';
 import type { Topic } from '../log/topics.js';
 import { BROKER_CONFIGS, brokerConfigKey, KMOCK_BROKER_SETTINGS } from './broker-configs.js';
@@ -46,15 +46,15 @@ export const ConfigSource = {
  * listeners, and the internal topics' replication settings that make one node work, as in Kafka's
  * config/kraft/server.properties), plus every kmock setting that differs from Kafka's default.
  */
-export function staticBrokerConfigs(broker: Broker): Map<string, string> {
+export function staticBrokerConfigs(broker: BrokerServices): Map<string, string> {
   const c = broker.config;
-  const listenPort = c.port === 0 ? broker.advertisedPort : c.port;
+  const listenPort = c.port === 0 ? broker.advertised.port : c.port;
   const m = new Map<string, string>([
     ['process.roles', 'broker,controller'],
     ['node.id', String(c.nodeId)],
     ['broker.id', String(c.nodeId)],
     ['listeners', `PLAINTEXT://${c.host}:${listenPort}`],
-    ['advertised.listeners', `PLAINTEXT://${broker.advertisedHost}:${broker.advertisedPort}`],
+    ['advertised.listeners', `PLAINTEXT://${broker.advertised.host}:${broker.advertised.port}`],
     ['offsets.topic.replication.factor', '1'],
     ['transaction.state.log.replication.factor', '1'],
     ['transaction.state.log.min.isr', '1'],
@@ -166,7 +166,7 @@ function wanted(keys: readonly string[] | null): (name: string) => boolean {
  * synonyms and the source of the first synonym (DEFAULT_CONFIG when there is none).
  */
 export function describeTopicConfigs(
-  broker: Broker,
+  broker: BrokerServices,
   topic: Topic,
   keys: readonly string[] | null,
   includeSynonyms: boolean,
@@ -198,7 +198,7 @@ export function describeTopicConfigs(
  * kmock describes the settings it has plus the common ones admin tools read, not all of Kafka's.
  */
 export function describeBrokerConfigs(
-  broker: Broker,
+  broker: BrokerServices,
   keys: readonly string[] | null,
   includeSynonyms: boolean,
   includeDocumentation: boolean,
@@ -246,7 +246,7 @@ export interface EffectiveTopicConfig {
  * A new topic's effective configs, sorted by name (KafkaConfigSchema.resolveEffectiveTopicConfigs):
  * the value given at creation (as given), else the broker's static setting, else the default.
  */
-export function effectiveTopicConfigs(broker: Broker, creation: Map<string, string>): EffectiveTopicConfig[] {
+export function effectiveTopicConfigs(broker: BrokerServices, creation: Map<string, string>): EffectiveTopicConfig[] {
   const staticConfigs = staticBrokerConfigs(broker);
   return TOPIC_CONFIGS_BY_NAME.map((key) => {
     let value: string | null = key.defaultValue;

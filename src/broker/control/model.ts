@@ -15,7 +15,6 @@
 // state the coordinator could not reach by itself.
 import { decodeConsumerProtocolAssignment, decodeConsumerProtocolSubscription, errorName } from '../../codec/index.js';
 import type { Broker } from '../broker.js';
-import { connectionHooks } from '../connection.js';
 import type { ClassicGroup, GroupEvent } from '../group/index.js';
 import { parsePolicies, PolicyError, validatePolicyUpdate } from '../group/policies/config.js';
 import type {
@@ -182,7 +181,7 @@ export class ControlPlane {
         'injected error',
       ),
     );
-    connectionHooks(broker).interceptor = this.faults;
+    broker.hooks.interceptor = this.faults;
   }
 
   // ==============================================================================================

@@ -30,7 +30,7 @@ export function hasUnknownElement(e: { resourceType: number; patternType: number
 
 /** Kafka's answer to a request it cannot parse: the connection is closed, nothing is sent. */
 export function closeUnparsable(ctx: RequestContext, why: string): typeof NO_RESPONSE {
-  ctx.broker.log.warn({ connection: ctx.connection.id, apiKey: ctx.header.apiKey, apiVersion: ctx.apiVersion, error: why }, 'invalid request; closing connection');
+  ctx.services.log.warn({ connection: ctx.connection.id, apiKey: ctx.header.apiKey, apiVersion: ctx.apiVersion, error: why }, 'invalid request; closing connection');
   closeRequestConnection(ctx, why);
   return NO_RESPONSE;
 }

@@ -36,7 +36,7 @@ export const apiVersionsHandler = defineHandler({
     const v = ctx.apiVersion;
     return createApiVersionsResponse({
       errorCode: 0,
-      apiKeys: ctx.broker.advertisedApis(),
+      apiKeys: [...ctx.services.apis],
       throttleTimeMs: 0,
       supportedFeatures: v >= 3 ? supportedFeatures(v) : [],
       finalizedFeaturesEpoch: v >= 3 ? FINALIZED_FEATURES_EPOCH : -1n,

@@ -11,7 +11,7 @@ export const createPartitionsHandler = defineHandler({
   minVersion: 0,
   maxVersion: 3,
   handle(ctx, req) {
-    const results = createPartitions(ctx.broker, req.topics, req.validateOnly, req.timeoutMs);
+    const results = createPartitions(ctx.services, req.topics, req.validateOnly, req.timeoutMs);
     return createCreatePartitionsResponse({
       throttleTimeMs: 0,
       results: results.map((r) => ({ name: r.name, errorCode: r.error.code, errorMessage: r.error.message })),

@@ -13,7 +13,7 @@ export const createTopicsHandler = defineHandler({
   minVersion: 0,
   maxVersion: 7,
   handle(ctx, req) {
-    const results = createTopics(ctx.broker, req.topics, req.validateOnly, req.timeoutMs);
+    const results = createTopics(ctx.services, req.topics, req.validateOnly, req.timeoutMs);
     return createCreateTopicsResponse({
       throttleTimeMs: 0,
       topics: results.map(

@@ -7,6 +7,6 @@ export const deleteGroupsHandler = defineHandler({
   maxVersion: 2,
   handle(ctx, req) {
     const ids = [...new Set(req.groupsNames)];
-    return { throttleTimeMs: 0, results: ctx.broker.groups.deleteGroups(ids) };
+    return { throttleTimeMs: 0, results: ctx.services.groups.deleteGroups(ids) };
   },
 });

@@ -16,7 +16,7 @@ export const deleteRecordsHandler = defineHandler({
   minVersion: 0,
   maxVersion: 2,
   handle(ctx, req) {
-    const b = ctx.broker;
+    const b = ctx.services;
     const asked = new Map<string, { topic: string; partition: number; offset: number }>();
     for (const t of req.topics) {
       for (const p of t.partitions) {

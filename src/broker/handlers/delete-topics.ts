@@ -11,7 +11,7 @@ export const deleteTopicsHandler = defineHandler({
   minVersion: 0,
   maxVersion: 6,
   handle(ctx, req) {
-    const results = deleteTopics(ctx.broker, req.topicNames, req.topics, ctx.apiVersion, req.timeoutMs);
+    const results = deleteTopics(ctx.services, req.topicNames, req.topics, ctx.apiVersion, req.timeoutMs);
     return createDeleteTopicsResponse({
       throttleTimeMs: 0,
       responses: results.map((r) => ({

@@ -30,7 +30,7 @@ export const describeClusterHandler = defineHandler({
   minVersion: 0,
   maxVersion: 1,
   handle(ctx, req) {
-    const b = ctx.broker;
+    const b = ctx.services;
     const v0 = ctx.apiVersion === 0;
     if (req.endpointType !== ENDPOINT_BROKER) {
       if (req.endpointType === ENDPOINT_CONTROLLER) {
@@ -51,7 +51,7 @@ export const describeClusterHandler = defineHandler({
       endpointType: ENDPOINT_BROKER,
       clusterId: b.config.clusterId,
       controllerId: b.config.nodeId,
-      brokers: [{ brokerId: b.config.nodeId, host: b.advertisedHost, port: b.advertisedPort, rack: b.config.rack }],
+      brokers: [{ brokerId: b.config.nodeId, host: b.advertised.host, port: b.advertised.port, rack: b.config.rack }],
       clusterAuthorizedOperations: req.includeClusterAuthorizedOperations ? CLUSTER_AUTHORIZED_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,
     });
   },

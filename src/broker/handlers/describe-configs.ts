@@ -15,7 +15,7 @@ import {
   type DescribeConfigsResponse,
   ErrorCode,
 } from '../../codec/index.js';
-import type { Broker } from '../broker.js';
+import type { BrokerServices } from '../services.js';
 import { BROKER_LOGGERS, ConfigSource, describeBrokerConfigs, describeTopicConfigs, type DescribedConfig } from '../config/describe.js';
 import { parseJavaInt } from '../config/java-values.js';
 import { DEFAULT_ERROR_MESSAGE, invalidTopicNameMessage } from '../log/topic-admin.js';
@@ -40,13 +40,13 @@ export const describeConfigsHandler = defineHandler({
     }
     return createDescribeConfigsResponse({
       throttleTimeMs: 0,
-      results: resources.map((r) => describe(ctx.broker, r, req.includeSynonyms, req.includeDocumentation)),
+      results: resources.map((r) => describe(ctx.services, r, req.includeSynonyms, req.includeDocumentation)),
     });
   },
 });
 
 function describe(
-  broker: Broker,
+  broker: BrokerServices,
   r: DescribeConfigsRequest.Resource,
   includeSynonyms: boolean,
   includeDocumentation: boolean,

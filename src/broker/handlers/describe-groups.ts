@@ -11,7 +11,7 @@ export const describeGroupsHandler = defineHandler({
   maxVersion: 5,
   handle(ctx, req) {
     const withOps = ctx.apiVersion >= 3 && req.includeAuthorizedOperations;
-    const groups = ctx.broker.groups.describeGroups(req.groups).map((g) => ({
+    const groups = ctx.services.groups.describeGroups(req.groups).map((g) => ({
       ...g,
       authorizedOperations: withOps && g.errorCode === 0 ? ALL_GROUP_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,
     }));

@@ -16,7 +16,7 @@
 // Records are the log's stored Buffers, passed to the response writer as an array: the same
 // objects, never copied (v4+). Like Kafka's file slice, the last one may be cut at the size limit.
 import { type FetchResponse, ErrorCode, ZERO_UUID } from '../../codec/index.js';
-import type { Broker } from '../broker.js';
+import type { BrokerServices } from '../services.js';
 import { downConvert } from '../log/down-convert.js';
 import { partitionKey, type FetchWaiter } from '../log/fetch-waiters.js';
 import { LEADER_EPOCH } from '../log/partition-log.js';
@@ -66,7 +66,7 @@ export const fetchHandler = defineHandler({
   maxVersion: 17,
   handle(ctx, req) {
     const v = ctx.apiVersion;
-    const b = ctx.broker;
+    const b = ctx.services;
 
     // FetchManager.newContext with no session slots.
     const epoch = req.sessionEpoch;
@@ -148,7 +148,7 @@ function longPoll(
   first: ReadOutcome[],
   erroneous: Array<[PartitionRequest, FetchResponse.PartitionData]>,
 ): Promise<FetchResponse> {
-  const b = ctx.broker;
+  const b = ctx.services;
   const interest = new Set<string>();
   for (const p of interesting) interest.add(partitionKey(p.topic!, p.partition));
   return new Promise<FetchResponse>((resolve, reject) => {
@@ -178,7 +178,7 @@ function longPoll(
 }
 
 /** DelayedFetch.tryComplete (cases C, F, G and H; A, B, D and E cannot happen on one broker). */
-function tryComplete(b: Broker, params: Params, parts: PartitionRequest[], first: ReadOutcome[]): boolean {
+function tryComplete(b: BrokerServices, params: Params, parts: PartitionRequest[], first: ReadOutcome[]): boolean {
   let accumulated = 0;
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i];
@@ -195,7 +195,7 @@ function tryComplete(b: Broker, params: Params, parts: PartitionRequest[], first
 }
 
 /** ReplicaManager.readFromLog: partitions in order, sharing the response byte limit. */
-function readFromLog(b: Broker, params: Params, parts: PartitionRequest[]): ReadOutcome[] {
+function readFromLog(b: BrokerServices, params: Params, parts: PartitionRequest[]): ReadOutcome[] {
   let limitBytes = params.maxBytes;
   // Fetch v3+ has no hard limit: the first non-empty partition returns at least one whole batch.
   // v0-v2 (FetchParams.hardMaxBytesLimit) never exceed the limits.
@@ -211,7 +211,7 @@ function readFromLog(b: Broker, params: Params, parts: PartitionRequest[]): Read
 }
 
 /** ReplicaManager.read for one partition. */
-function read(b: Broker, params: Params, p: PartitionRequest, limitBytes: number, minOneMessage: boolean): ReadOutcome {
+function read(b: BrokerServices, params: Params, p: PartitionRequest, limitBytes: number, minOneMessage: boolean): ReadOutcome {
   const topic = b.topics.get(p.topic!);
   const log = topic?.partitions[p.partition];
   if (topic === undefined || log === undefined) return readError(p, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
@@ -307,10 +307,10 @@ function respond(
   const add = (p: PartitionRequest, data: FetchResponse.PartitionData) => {
     if (v >= 16 && (data.errorCode === ErrorCode.NOT_LEADER_OR_FOLLOWER || data.errorCode === ErrorCode.FENCED_LEADER_EPOCH)) {
       // KafkaApis: point at the current leader, which is this broker.
-      const b = ctx.broker;
+      const b = ctx.services;
       data.currentLeader = { leaderId: b.config.nodeId, leaderEpoch: LEADER_EPOCH };
       if (nodeEndpoints.length === 0) {
-        nodeEndpoints.push({ nodeId: b.config.nodeId, host: b.advertisedHost, port: b.advertisedPort, rack: b.config.rack });
+        nodeEndpoints.push({ nodeId: b.config.nodeId, host: b.advertised.host, port: b.advertised.port, rack: b.config.rack });
       }
     }
     const key = `${p.topicId}\0${p.topic ?? ''}`;
@@ -334,7 +334,7 @@ function respond(
  * the topic has message.downconversion.enable=false and the fetcher is a consumer.
  */
 function maybeConvert(ctx: RequestContext, params: Params, p: PartitionRequest, r: ReadOutcome): FetchResponse.PartitionData {
-  const topic = ctx.broker.topics.get(p.topic!);
+  const topic = ctx.services.topics.get(p.topic!);
   if (topic === undefined || p.partition >= topic.partitions.length) return r.data; // deleted while parked
   if (topic.configs.get('compression.type') === 'zstd') return conversionError(p.partition, ErrorCode.UNSUPPORTED_COMPRESSION_TYPE);
   if (params.version > 3) return r.data;

@@ -4,7 +4,7 @@
 // a Kafka broker whose authorizer denies them all (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), the
 // same model InitProducerId and Produce follow, so clients fail fast and clearly.
 import { type FindCoordinatorResponse, ErrorCode } from '../../codec/index.js';
-import type { Broker } from '../broker.js';
+import type { BrokerServices } from '../services.js';
 import { defineHandler } from './types.js';
 
 const GROUP = 0;
@@ -22,7 +22,7 @@ const MESSAGES: Record<number, string> = {
     'This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.',
 };
 
-function coordinatorFor(b: Broker, keyType: number, version: number): number {
+function coordinatorFor(b: BrokerServices, keyType: number, version: number): number {
   if (keyType === SHARE) return version < 6 ? ErrorCode.INVALID_REQUEST : ErrorCode.COORDINATOR_NOT_AVAILABLE;
   if (keyType === TRANSACTION) return ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
   if (keyType !== GROUP) return ErrorCode.INVALID_REQUEST;
@@ -40,7 +40,7 @@ export const findCoordinatorHandler = defineHandler({
   minVersion: 0,
   maxVersion: 6,
   handle(ctx, req) {
-    const b = ctx.broker;
+    const b = ctx.services;
     const v = ctx.apiVersion;
     if (v < 4) {
       const error = coordinatorFor(b, req.keyType, v);
@@ -50,8 +50,8 @@ export const findCoordinatorHandler = defineHandler({
         errorCode: error,
         errorMessage: MESSAGES[error] ?? null,
         nodeId: ok ? b.config.nodeId : -1,
-        host: ok ? b.advertisedHost : '',
-        port: ok ? b.advertisedPort : -1,
+        host: ok ? b.advertised.host : '',
+        port: ok ? b.advertised.port : -1,
         coordinators: [],
       };
     }
@@ -61,8 +61,8 @@ export const findCoordinatorHandler = defineHandler({
       return {
         key,
         nodeId: ok ? b.config.nodeId : -1,
-        host: ok ? b.advertisedHost : '',
-        port: ok ? b.advertisedPort : -1,
+        host: ok ? b.advertised.host : '',
+        port: ok ? b.advertised.port : -1,
         errorCode: error,
         errorMessage: '',
       };

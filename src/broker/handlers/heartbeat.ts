@@ -6,6 +6,6 @@ export const heartbeatHandler = defineHandler({
   minVersion: 0,
   maxVersion: 4,
   handle(ctx, req) {
-    return { throttleTimeMs: 0, ...ctx.broker.groups.heartbeat(ctx.apiVersion, req) };
+    return { throttleTimeMs: 0, ...ctx.services.groups.heartbeat(ctx.apiVersion, req) };
   },
 });

@@ -8,7 +8,6 @@
 // transactional id: TRANSACTIONAL_ID_AUTHORIZATION_FAILED (checked before anything else, as in
 // KafkaApis), which clients report at once as a fatal error instead of retrying. Produce answers
 // transactional batches the same way, so the behaviour is that of one consistent Kafka setup.
-import { producerIdsOf } from '../log/producer-ids.js';
 import { defineHandler } from './types.js';
 import { ErrorCode } from '../../codec/index.js';
 
@@ -21,8 +20,8 @@ export const initProducerIdHandler = defineHandler({
     const pidGiven = req.producerId !== -1n;
     const epochGiven = req.producerEpoch !== -1;
     if (pidGiven !== epochGiven) return failure(ErrorCode.INVALID_REQUEST);
-    const producerId = producerIdsOf(ctx.broker).generateProducerId();
-    ctx.broker.log.debug({ producerId: String(producerId) }, 'producer id assigned');
+    const producerId = ctx.services.producerIds.generateProducerId();
+    ctx.services.log.debug({ producerId: String(producerId) }, 'producer id assigned');
     return { throttleTimeMs: 0, errorCode: 0, producerId, producerEpoch: 0 };
   },
 });

@@ -10,7 +10,7 @@ export const joinGroupHandler = defineHandler({
   handle(ctx, req) {
     // The coordinator reads the request by version (v0's rebalance timeout is its session timeout).
     return new Promise((resolve) => {
-      ctx.broker.groups.joinGroup(ctx.apiVersion, clientContext(ctx), req, (res) => resolve({ throttleTimeMs: 0, ...res }));
+      ctx.services.groups.joinGroup(ctx.apiVersion, clientContext(ctx), req, (res) => resolve({ throttleTimeMs: 0, ...res }));
     });
   },
 });

@@ -1,7 +1,7 @@
 // KafkaApis answers commits and offset deletes for unknown topics or partitions itself, with
 // UNKNOWN_TOPIC_OR_PARTITION, and passes only the known ones to the coordinator; the two sets
 // are then merged into one response (OffsetCommitResponse.Builder / OffsetDeleteResponse.Builder).
-import type { Broker } from '../broker.js';
+import type { BrokerServices } from '../services.js';
 import { ErrorCode } from '../../codec/index.js';
 
 interface TopicWithPartitions<P extends { partitionIndex: number }> {
@@ -21,7 +21,7 @@ export interface SplitByKnown<T> {
 }
 
 export function splitByKnownPartitions<P extends { partitionIndex: number }, T extends TopicWithPartitions<P>>(
-  b: Broker,
+  b: BrokerServices,
   topics: T[],
 ): SplitByKnown<T> {
   const known: T[] = [];

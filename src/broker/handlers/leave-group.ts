@@ -6,6 +6,6 @@ export const leaveGroupHandler = defineHandler({
   minVersion: 0,
   maxVersion: 5,
   handle(ctx, req) {
-    return { throttleTimeMs: 0, ...ctx.broker.groups.leaveGroup(ctx.apiVersion, req) };
+    return { throttleTimeMs: 0, ...ctx.services.groups.leaveGroup(ctx.apiVersion, req) };
   },
 });

@@ -7,7 +7,7 @@ export const listGroupsHandler = defineHandler({
   maxVersion: 5,
   handle(ctx, req) {
     const v = ctx.apiVersion;
-    const res = ctx.broker.groups.listGroups({
+    const res = ctx.services.groups.listGroups({
       statesFilter: v >= 4 ? req.statesFilter : null,
       typesFilter: v >= 5 ? req.typesFilter : null,
     });

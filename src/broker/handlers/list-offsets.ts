@@ -36,7 +36,7 @@ export const listOffsetsHandler = defineHandler({
   maxVersion: 9,
   handle(ctx, req) {
     const v = ctx.apiVersion;
-    const b = ctx.broker;
+    const b = ctx.services;
 
     const seen = new Set<string>();
     const duplicates = new Set<string>();

@@ -18,7 +18,7 @@ export const metadataHandler = defineHandler({
   minVersion: 0,
   maxVersion: 12,
   handle(ctx, req): MetadataResponse {
-    const b = ctx.broker;
+    const b = ctx.services;
     const v = ctx.apiVersion;
     const allTopics = req.topics === null || (v === 0 && req.topics.length === 0);
 
@@ -79,7 +79,7 @@ export const metadataHandler = defineHandler({
     }
     return {
       throttleTimeMs: 0,
-      brokers: [{ nodeId: b.config.nodeId, host: b.advertisedHost, port: b.advertisedPort, rack: b.config.rack }],
+      brokers: [{ nodeId: b.config.nodeId, host: b.advertised.host, port: b.advertised.port, rack: b.config.rack }],
       clusterId: b.config.clusterId,
       controllerId: b.config.nodeId,
       topics,

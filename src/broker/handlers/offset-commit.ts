@@ -9,7 +9,7 @@ export const offsetCommitHandler = defineHandler({
   minVersion: 0,
   maxVersion: 9,
   handle(ctx, req) {
-    const { known, unknown } = splitByKnownPartitions(ctx.broker, req.topics);
+    const { known, unknown } = splitByKnownPartitions(ctx.services, req.topics);
     if (known.length === 0) return { throttleTimeMs: 0, topics: mergeTopicErrors(unknown, []) };
     if (ctx.apiVersion === 0) {
       // getErrorResponse: every partition of the request, known or not.
@@ -19,7 +19,7 @@ export const offsetCommitHandler = defineHandler({
       }));
       return { throttleTimeMs: 0, topics };
     }
-    const res = ctx.broker.groups.offsetCommit(ctx.apiVersion, { ...req, topics: known });
+    const res = ctx.services.groups.offsetCommit(ctx.apiVersion, { ...req, topics: known });
     return { throttleTimeMs: 0, topics: mergeTopicErrors(unknown, res.topics) };
   },
 });

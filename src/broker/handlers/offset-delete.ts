@@ -7,8 +7,8 @@ export const offsetDeleteHandler = defineHandler({
   minVersion: 0,
   maxVersion: 0,
   handle(ctx, req) {
-    const { known, unknown } = splitByKnownPartitions(ctx.broker, req.topics);
-    const res = ctx.broker.groups.offsetDelete({ groupId: req.groupId, topics: known });
+    const { known, unknown } = splitByKnownPartitions(ctx.services, req.topics);
+    const res = ctx.services.groups.offsetDelete({ groupId: req.groupId, topics: known });
     // OffsetDeleteResponse.Builder.merge: a group-level error replaces everything.
     if (res.errorCode !== 0) return { throttleTimeMs: 0, errorCode: res.errorCode, topics: res.topics };
     return { throttleTimeMs: 0, errorCode: 0, topics: mergeTopicErrors(unknown, res.topics) };

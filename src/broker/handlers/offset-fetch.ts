@@ -9,7 +9,7 @@ export const offsetFetchHandler = defineHandler({
   maxVersion: 9,
   handle(ctx, req): OffsetFetchResponse {
     const v = ctx.apiVersion;
-    const groups = ctx.broker.groups;
+    const groups = ctx.services.groups;
     if (v >= 8) {
       const out: OffsetFetchResponse.Group[] = req.groups.map((g) =>
         groups.offsetFetch({ groupId: g.groupId, topics: g.topics, requireStable: req.requireStable }),

@@ -66,7 +66,7 @@ export function produceSimple(ctx: RequestContext, req: ProduceRequest): Produce
   if (v < 3 || (acks !== -1 && acks !== 0 && acks !== 1)) return undefined;
   const topicData = req.topicData;
   if (topicData.length === 0 || topicData.length > SIMPLE_MAX_PARTITIONS) return undefined;
-  const b = ctx.broker;
+  const b = ctx.services;
   let count = 0;
   for (let i = 0; i < topicData.length; i++) {
     const t = topicData[i];
@@ -148,8 +148,8 @@ function hasZstdBatch(req: ProduceRequest): boolean {
 /** A partition of a compression.type=zstd topic: its batches are stored zstd-compressed. */
 function writesZstdTopic(ctx: RequestContext, req: ProduceRequest): boolean {
   for (const t of req.topicData) {
-    const topic = ctx.broker.topics.get(t.name);
-    if (topic !== undefined && resolveLogConfig(topic.configs, ctx.broker.config).compressionCodec === 4) return true;
+    const topic = ctx.services.topics.get(t.name);
+    if (topic !== undefined && resolveLogConfig(topic.configs, ctx.services.config).compressionCodec === 4) return true;
   }
   return false;
 }
@@ -188,7 +188,7 @@ interface Target {
 /** Any Produce request, as Kafka's handleProduceRequest answers it (the numbered steps above). */
 export function produce(ctx: RequestContext, req: ProduceRequest): ProduceResponse | typeof NO_RESPONSE {
   const v = ctx.apiVersion;
-  const b = ctx.broker;
+  const b = ctx.services;
 
   // 1. RequestUtils.hasTransactionalRecords over the first batch of every partition.
   for (const t of req.topicData) {

@@ -7,7 +7,7 @@ export const syncGroupHandler = defineHandler({
   maxVersion: 5,
   handle(ctx, req) {
     return new Promise((resolve) => {
-      ctx.broker.groups.syncGroup(ctx.apiVersion, req, (res) => resolve({ throttleTimeMs: 0, ...res }));
+      ctx.services.groups.syncGroup(ctx.apiVersion, req, (res) => resolve({ throttleTimeMs: 0, ...res }));
     });
   },
 });

@@ -1,12 +1,15 @@
 // What every API handler sees and returns. One file per API under handlers/, registered in
 // handlers/index.ts with the versions kmock serves faithfully (and so advertises).
 import type { ApiTypes, RequestHeaderInfo } from '../../codec/index.js';
-import type { Broker } from '../broker.js';
 import type { ConnectionInfo } from '../connection.js';
+import type { BrokerServices } from '../services.js';
 
 export interface RequestContext {
-  broker: Broker;
+  /** The broker's parts a handler may use (services.ts), built once by Broker's constructor. */
+  services: BrokerServices;
   connection: ConnectionInfo;
+  /** Closes the connection this request came on (`why` goes to kmock's log). */
+  closeConnection(why: string): void;
   header: RequestHeaderInfo;
   apiVersion: number;
   /** performance.now() when the request was dispatched. */
@@ -40,11 +43,6 @@ export function defineHandler<K extends keyof ApiTypes>(h: ApiHandler<K>): ApiHa
 export function closeRequestConnection(ctx: RequestContext, why: string): void {
   // Kafka logs these closes at INFO too (KafkaApis: "Closing connection due to error during
   // produce request ... with ack=0").
-  ctx.broker.log.info({ connection: ctx.connection.id, apiKey: ctx.header.apiKey, correlationId: ctx.header.correlationId, why }, 'closing connection');
-  for (const c of ctx.broker.connections) {
-    if (c.info === ctx.connection) {
-      c.close(why);
-      return;
-    }
-  }
+  ctx.services.log.info({ connection: ctx.connection.id, apiKey: ctx.header.apiKey, correlationId: ctx.header.correlationId, why }, 'closing connection');
+  ctx.closeConnection(why);
 }

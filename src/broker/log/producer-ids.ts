@@ -2,7 +2,6 @@
 // (ProducerIdControlManager) gives out blocks starting at 0 and a lone broker consumes them in
 // order, so ids are 0, 1, 2, ... Idempotent producers (no transactional id) always get a new id
 // with epoch 0 (TransactionCoordinator.handleInitProducerId).
-import type { Broker } from '../broker.js';
 
 export class ProducerIdManager {
   private next = 0n;
@@ -16,16 +15,4 @@ export class ProducerIdManager {
   peek(): bigint {
     return this.next;
   }
-}
-
-const managers = new WeakMap<Broker, ProducerIdManager>();
-
-/** The broker's producer id manager (one per broker, created on first use). */
-export function producerIdsOf(broker: Broker): ProducerIdManager {
-  let m = managers.get(broker);
-  if (m === undefined) {
-    m = new ProducerIdManager();
-    managers.set(broker, m);
-  }
-  return m;
 }

@@ -15,7 +15,7 @@
 //  - the controller's limits: a request whose deadline (now + timeoutMs) has passed before the
 //    controller runs it times out as a whole (KafkaEventQueue), and one controller operation may
 //    write at most 10000 records (QuorumController.MAX_RECORDS_PER_USER_OP).
-import type { Broker } from '../broker.js';
+import type { BrokerServices } from '../services.js';
 import { effectiveTopicConfigs, type EffectiveTopicConfig } from '../config/describe.js';
 import { normalizedTopicValue, topicConfigKey, validateTopicConfigs } from '../config/topic-configs.js';
 import { randomUuid, type Topic } from './topics.js';
@@ -153,7 +153,7 @@ function validateManualAssignment(nodeId: number, brokerIds: readonly number[], 
 }
 
 /** ReplicationControlManager.createTopic's checks: the partition count and replication, or why not. */
-function planNewTopic(broker: Broker, t: CreatableTopicInput): ApiError | { partitions: number; replicationFactor: number } {
+function planNewTopic(broker: BrokerServices, t: CreatableTopicInput): ApiError | { partitions: number; replicationFactor: number } {
   const nodeId = broker.config.nodeId;
   if (t.assignments.length > 0) {
     if (t.replicationFactor !== -1) {
@@ -223,7 +223,7 @@ function toShort(n: number): number {
  * Results come in request order, then the duplicate names, then __cluster_metadata.
  */
 export function createTopics(
-  broker: Broker,
+  broker: BrokerServices,
   topics: readonly CreatableTopicInput[],
   validateOnly: boolean,
   timeoutMs: number,
@@ -331,35 +331,20 @@ export interface DeleteTopicResult {
   error: ApiError;
 }
 
-/** Told the partitions of each deleted topic (e.g. GroupCoordinator.onPartitionsDeleted). */
-export type TopicDeletedHook = (partitions: Array<{ topic: string; partition: number }>) => void;
-
-const deletionHooks = new WeakMap<Broker, TopicDeletedHook[]>();
-
-/**
- * Registers what must follow a topic deletion. In Kafka the group coordinator drops the committed
- * offsets of deleted partitions (BrokerMetadataPublisher -> GroupCoordinator.onPartitionsDeleted);
- * whoever wires the coordinator to the broker registers that here.
- */
-export function onTopicDeleted(broker: Broker, hook: TopicDeletedHook): void {
-  const hooks = deletionHooks.get(broker);
-  if (hooks) hooks.push(hook);
-  else deletionHooks.set(broker, [hook]);
-}
-
 /**
  * Removes a topic and its partitions. Like Kafka's ReplicaManager when it stops deleted
  * partitions (completeDelayedFetchOrProduceRequests), fetches waiting on them are woken so they
- * answer now instead of at their max wait; then the deletion hooks run.
+ * answer now instead of at their max wait; then the deletion is announced (services.ts
+ * TopicDeletions: the group coordinator drops the partitions' committed offsets).
  */
-export function removeTopic(broker: Broker, topic: Topic): void {
+export function removeTopic(broker: BrokerServices, topic: Topic): void {
   if (broker.topics.get(topic.name) !== topic) return;
   broker.topics.delete(topic.name);
   const count = topic.partitions.length;
   topic.partitions.splice(0);
   for (let p = 0; p < count; p++) broker.fetchWaiters.notify(topic.name, p);
   const partitions = Array.from({ length: count }, (_, partition) => ({ topic: topic.name, partition }));
-  for (const hook of deletionHooks.get(broker) ?? []) hook(partitions);
+  broker.topicDeletions.deleted(partitions);
   broker.log.info({ topic: topic.name, partitions: count }, 'topic deleted');
 }
 
@@ -368,7 +353,7 @@ export function removeTopic(broker: Broker, topic: Topic): void {
  * (v6, by name or by id). Kafka shuffles the results; kmock keeps them in request order.
  */
 export function deleteTopics(
-  broker: Broker,
+  broker: BrokerServices,
   topicNames: readonly string[],
   topics: ReadonlyArray<{ name: string | null; topicId: string }>,
   apiVersion: number,
@@ -462,7 +447,7 @@ export interface CreatePartitionsResult {
  * answer it. Duplicate names come first, then the topics in request order.
  */
 export function createPartitions(
-  broker: Broker,
+  broker: BrokerServices,
   topics: readonly CreatePartitionsInput[],
   validateOnly: boolean,
   timeoutMs: number,

@@ -257,6 +257,19 @@ describe('kafkajs consumer group', () => {
 });
 
 describe('kafkajs admin', () => {
+  it("deleting a topic removes its committed offsets: created again, the group's offset is -1, as on Kafka 3.9", async () => {
+    const admin = await clients.admin();
+    await createTopic(admin, 'gone-t', 1);
+    await admin.setOffsets({ groupId: 'gone-g', topic: 'gone-t', partitions: [{ partition: 0, offset: '5' }] });
+    expect((await admin.fetchOffsets({ groupId: 'gone-g', topics: ['gone-t'] }))[0]!.partitions).toEqual([{ partition: 0, offset: '5', metadata: null }]);
+    expect((await admin.listGroups()).groups.map((g) => g.groupId)).toContain('gone-g');
+    await admin.deleteTopics({ topics: ['gone-t'] });
+    // The emptied group has no offsets left, so it is gone (GroupMetadataManager.cleanupGroupMetadata).
+    expect((await admin.listGroups()).groups.map((g) => g.groupId)).not.toContain('gone-g');
+    await createTopic(admin, 'gone-t', 1);
+    expect((await admin.fetchOffsets({ groupId: 'gone-g', topics: ['gone-t'] }))[0]!.partitions).toEqual([{ partition: 0, offset: '-1', metadata: null }]);
+  });
+
   it('creates topics, fetches metadata, describes/lists groups, fetches/resets offsets and deletes groups', async () => {
     const admin = await clients.admin();
     expect(await admin.createTopics({ topics: [{ topic: 'adm', numPartitions: 3 }], waitForLeaders: true })).toBe(true);

@@ -29,7 +29,7 @@ describe('ApiVersions', () => {
       expect(byKey.get(3)).toEqual([0, 12]);
       const keys = res.apiKeys.map((k) => k.apiKey);
       expect(keys).toEqual([...keys].sort((a, b) => a - b));
-      expect(res.apiKeys).toEqual(kmock.broker.advertisedApis());
+      expect(res.apiKeys).toEqual(kmock.broker.services.apis);
       if (v >= 1) expect(res.throttleTimeMs).toBe(0);
     });
   }

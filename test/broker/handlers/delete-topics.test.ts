@@ -10,7 +10,6 @@ import {
   ZERO_UUID,
 } from '../../../src/codec/index.js';
 import { partitionKey } from '../../../src/broker/log/fetch-waiters.js';
-import { onTopicDeleted } from '../../../src/broker/log/topic-admin.js';
 import { startKmock, type Kmock, type KmockOptions } from '../../../src/broker/server.js';
 import { RawClient } from '../../support/raw-client.js';
 
@@ -92,7 +91,7 @@ describe('DeleteTopics by name', () => {
     const waiter = { interest: new Set([partitionKey('gone', 1)]), wake: () => woken.push('gone-1') };
     kmock.broker.fetchWaiters.add(waiter);
     const deleted: unknown[] = [];
-    onTopicDeleted(kmock.broker, (partitions) => deleted.push(...partitions));
+    kmock.broker.topicDeletions.onDeleted((partitions) => deleted.push(...partitions));
     const res = await deleteByName(['gone'], 4);
     expect(res.responses[0].errorCode).toBe(0);
     expect(topic.partitions).toHaveLength(0);

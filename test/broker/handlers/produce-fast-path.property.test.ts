@@ -38,7 +38,6 @@ function fakeBroker(configs: ReadonlyArray<readonly [string, string]>) {
     config: { logMessageTimestampType: 'CreateTime' },
     log: { debug() {}, info() {}, warn() {} },
     fetchWaiters: { notify: (topic: string, partition: number) => notified.push(`${topic}-${partition}`) },
-    connections: [{ info: CONNECTION, close: (why: string) => closed.push(why) }],
   };
   return { broker, closed, notified, topics };
 }
@@ -107,8 +106,9 @@ function request(s: RequestSpec): ProduceRequest {
 
 function context(b: FakeBroker, s: RequestSpec): RequestContext {
   return {
-    broker: b.broker,
+    services: b.broker,
     connection: CONNECTION,
+    closeConnection: (why: string) => b.closed.push(why),
     header: { apiKey: 0, apiVersion: s.version, correlationId: 1, clientId: s.clientId },
     apiVersion: s.version,
     receivedAt: 0,

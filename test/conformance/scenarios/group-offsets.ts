@@ -15,6 +15,7 @@ import {
   join,
   joined,
   leave,
+  listGroups,
   ref,
   scenario,
   send,
@@ -26,6 +27,32 @@ const ok = { topics: [{ partitions: [{ errorCode: 0 }] }] };
 const codeAll = (code: number) => ({ topics: [{ partitions: [{ errorCode: code }] }] });
 
 export const groupOffsetScenarios: Scenario[] = [
+  scenario('testOffsetsOfDeletedTopicAreRemoved', {
+    mirrors: 'GroupCoordinator.onPartitionsDeleted -> GroupMetadataManager.cleanupGroupMetadata (KRaft: BrokerMetadataPublisher on topic deletion)',
+    description:
+      "a simple group's committed offsets, the topic deleted: OffsetFetch answers -1, the emptied group is gone from DescribeGroups and ListGroups; the topic created again still has no committed offsets",
+    steps: [
+      createTopic('x', 't', 2),
+      commit('x', { v: 8, member: '', generation: -1, offsets: [[0, 5], [1, 7]], expect: { topics: [{ partitions: [{ errorCode: 0 }, { errorCode: 0 }] }] } }),
+      fetchOffsets('x', { v: 7, topics: [{ partitions: [0, 1] }], expect: { topics: [{ partitions: [{ committedOffset: 5 }, { committedOffset: 7 }] }] } }),
+      listGroups('x', { v: 4, label: 'list-groups before' }),
+      describeGroups('x', { expect: { groups: [{ groupState: 'Empty' }] }, label: 'describe before' }),
+      send('x', 20, 5, (c) => ({ topicNames: [c.t()], timeoutMs: 5000 }), { label: 'delete-topics t', expect: { responses: [{ errorCode: 0 }] } }),
+      {
+        // Kafka drops the offsets once its metadata publisher has seen the deletion (a moment after
+        // DeleteTopics answers): retried, as a client would, until the commit is gone.
+        ...fetchOffsets('x', { v: 7, topics: [{ partitions: [0, 1] }], label: 'offset-fetch after delete', expect: { topics: [{ partitions: [{ committedOffset: -1 }, { committedOffset: -1 }] }] } }),
+        retry: { while: (r: { topics: Array<{ partitions: Array<{ committedOffset: bigint }> }> }) => r.topics.some((t) => t.partitions.some((p) => p.committedOffset !== -1n)), delayMs: 100, max: 50 },
+      },
+      describeGroups('x', { label: 'describe after delete' }),
+      listGroups('x', { v: 4, label: 'list-groups after delete' }),
+      createTopic('x', 't', 2, { label: 'create-topic t again' }),
+      fetchOffsets('x', { v: 7, topics: [{ partitions: [0, 1] }], label: 'offset-fetch after re-create', expect: { topics: [{ partitions: [{ committedOffset: -1 }, { committedOffset: -1 }] }] } }),
+      fetchOffsets('x', { v: 8, topics: null, label: 'offset-fetch all after re-create' }),
+      describeGroups('x', { label: 'describe after re-create' }),
+    ],
+  }),
+
   scenario('testCommitOffsetFromUnknownGroup', {
     mirrors: 'GroupCoordinatorTest.testCommitOffsetFromUnknownGroup',
     description: 'a commit with generation ≥ 0 to an unknown group is ILLEGAL_GENERATION at every version (3.9; 4.x answers GROUP_ID_NOT_FOUND at v9)',
