@@ -48,7 +48,7 @@ export interface BrokerConfig {
   /** Log level for structured lines: 'silent' | 'error' | 'warn' | 'info' | 'debug'. */
   logLevel: string;
   /**
-   * kmock's draft policies, broker-wide (README, "Draft policies"); all off by default. As text (`--set
+   * kmock's draft policies, broker-wide (docs/policies.md); all off by default. As text (`--set
    * policies=...`, a config file's `policies=` line) it is parsePolicies' form, e.g.
    * "kip345-draft-errors,registration-timeout=15m"; repeated settings add up.
    */
@@ -93,7 +93,10 @@ export class ConfigError extends Error {}
 
 /** Applies one setting given as text (from a flag, `--set k=v` or a config file). */
 export function applySetting(config: BrokerConfig, name: string, text: string): void {
-  const key = (KAFKA_SETTING_NAMES[name] ?? (name in DEFAULT_CONFIG ? name : undefined)) as keyof BrokerConfig | undefined;
+  // Own properties only: "toString" or "__proto__" is no setting.
+  const key = (Object.hasOwn(KAFKA_SETTING_NAMES, name) ? KAFKA_SETTING_NAMES[name] : Object.hasOwn(DEFAULT_CONFIG, name) ? name : undefined) as
+    | keyof BrokerConfig
+    | undefined;
   if (key === undefined) throw new ConfigError(`unknown setting "${name}"`);
   const current = DEFAULT_CONFIG[key];
   const target = config as unknown as Record<string, unknown>;

@@ -33,7 +33,7 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
-/** The routes, as a table (also the API reference: the README's "Control plane" section mirrors it). */
+/** The routes, as a table (also the API reference: docs/control-plane.md mirrors it). */
 export function adminRoutes(control: ControlPlane): Route[] {
   const r = (method: Route['method'], path: string, handler: Handler): Route => ({
     method,

@@ -197,7 +197,7 @@ export class GroupAdmin {
   }
 
   // ==============================================================================================
-  // The plug-ins' settings and operations (README, "Draft policies")
+  // The plug-ins' settings and operations (docs/policies.md)
 
   /** Changes broker-wide policies (a partial update). Throws PolicyError (a RangeError) on bad input. */
   setBrokerPolicies(update: PolicyUpdate): PolicyConfig {

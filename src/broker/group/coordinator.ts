@@ -96,7 +96,7 @@ export interface GroupCoordinatorOptions extends Partial<GroupCoordinatorConfig>
   clock?: Clock;
   timers?: Timers;
   onEvent?: GroupEventListener;
-  /** The draft policies, broker-wide (README, "Draft policies"). All off by default: Kafka's behaviour. */
+  /** The draft policies, broker-wide (docs/policies.md). All off by default: Kafka's behaviour. */
   policies?: PolicyUpdate;
 }
 

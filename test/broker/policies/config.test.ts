@@ -136,6 +136,18 @@ describe('the text form (--policy, --set policies=..., config files)', () => {
   });
 });
 
+describe('setting names', () => {
+  it('are own names only: an Object.prototype name is an unknown setting, not silently accepted', () => {
+    const config: BrokerConfig = { ...DEFAULT_CONFIG };
+    for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
+      expect(() => applySetting(config, name, '1')).toThrow(/unknown setting/);
+    }
+    applySetting(config, 'num.partitions', '3');
+    applySetting(config, 'numPartitions', '4');
+    expect(config.numPartitions).toBe(4);
+  });
+});
+
 describe('the broker setting `policies`', () => {
   it('applySetting reads the text form, and repeated settings add up; bad text is a ConfigError', () => {
     const config: BrokerConfig = { ...DEFAULT_CONFIG };

@@ -1,7 +1,7 @@
 // What a draft policy is made of: the coordinator services it may use (PolicyHost), its own state
 // per group (PerGroup), and the base class every policy file extends (DraftPolicy). A policy is a
 // plug-in of the coordinator's hook table (../hooks.ts): it implements the hooks it needs and acts
-// on the groups it is enabled for. See README, "Draft policies" for the rules as users see them.
+// on the groups it is enabled for. See docs/policies.md for the rules as users see them.
 
 import type { Clock, Timers } from '../clock.js';
 import type { ClassicGroup } from '../group.js';

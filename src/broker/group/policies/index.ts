@@ -1,4 +1,4 @@
-// The draft policies (README, "Draft policies"): opt-in rules from the early KIP-345 draft and the KIP-423
+// The draft policies (docs/policies.md): opt-in rules from the early KIP-345 draft and the KIP-423
 // draft, on top of Kafka 3.9's coordinator. Each is a plug-in of the coordinator's hook table
 // (../hooks.ts). Where to look:
 //
