@@ -13,12 +13,18 @@ export type { FaultsView } from './broker/control/faults.js';
 export type {
   AssignmentView,
   CommittedOffsetView,
+  ConnectionFilter,
   ConnectionView,
+  ErrorInjectionInput,
   EventOptions,
   GroupSummary,
   GroupView,
+  LatencyInput,
+  MemberRemovalInput,
   MemberView,
+  PoliciesInput,
   PoliciesView,
+  StaticMembershipOptions,
   SubscriptionView,
   TopicView,
 } from './broker/control/model.js';

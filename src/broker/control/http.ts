@@ -8,7 +8,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { GroupEvent } from '../group/index.js';
 import { ControlError, badRequest, notFound } from './errors.js';
-import type { ControlPlane } from './model.js';
+// Bodies are JSON nobody has checked yet: handed on as the actions' input types, which the
+// control plane validates at run time.
+import type { ConnectionFilter, ControlPlane, ErrorInjectionInput, LatencyInput, PoliciesInput, StaticMembershipOptions } from './model.js';
 import { objectBody, onlyFields } from './validate.js';
 
 /** Largest request body accepted. */
@@ -54,9 +56,9 @@ export function adminRoutes(control: ControlPlane): Route[] {
       return control.setGroupPolicies(params[0], body);
     }),
     r('DELETE', '/groups/:id/policies', ({ params }) => control.setGroupPolicies(params[0], null)),
-    r('POST', '/groups/:id/rebalance', ({ params, body }) => control.forceRebalance(params[0], noFields(body, 'body', ['reason']).reason)),
+    r('POST', '/groups/:id/rebalance', ({ params, body }) => control.forceRebalance(params[0], noFields(body, 'body', ['reason']).reason as string | undefined)),
     r('POST', '/groups/:id/members/remove', ({ params, body }) => control.removeMembers(params[0], body ?? {})),
-    r('POST', '/groups/:id/static-membership', ({ params, body }) => control.enableStaticMembership(params[0], body)),
+    r('POST', '/groups/:id/static-membership', ({ params, body }) => control.enableStaticMembership(params[0], body as StaticMembershipOptions)),
     r('POST', '/groups/:id/dynamic-membership', ({ params, body }) => {
       noFields(body, 'body');
       return control.enableDynamicMembership(params[0]);
@@ -67,16 +69,16 @@ export function adminRoutes(control: ControlPlane): Route[] {
     }),
     r('GET', '/topics', () => control.topics()),
     r('GET', '/policies', () => control.policies()),
-    r('PUT', '/policies', ({ body }) => control.setBrokerPolicies(body)),
+    r('PUT', '/policies', ({ body }) => control.setBrokerPolicies(body as PoliciesInput)),
     r('GET', '/faults', () => control.faultsView()),
-    r('POST', '/faults/errors', ({ body }) => control.injectErrors(body)),
-    r('POST', '/faults/latency', ({ body }) => control.setLatency(body)),
+    r('POST', '/faults/errors', ({ body }) => control.injectErrors(body as ErrorInjectionInput)),
+    r('POST', '/faults/latency', ({ body }) => control.setLatency(body as LatencyInput)),
     r('DELETE', '/faults', ({ body }) => {
       noFields(body, 'body');
       return control.clearFaults();
     }),
     r('GET', '/connections', () => control.connections()),
-    r('POST', '/connections/drop', ({ body }) => control.dropConnections(body)),
+    r('POST', '/connections/drop', ({ body }) => control.dropConnections(body as ConnectionFilter)),
   ];
 }
 

@@ -169,6 +169,40 @@ const MAX_REASON = 255;
 const MAX_ERRORS_PER_PUSH = 10_000;
 const MAX_LATENCY_MS = 600_000;
 
+// ---- what the actions take ---------------------------------------------------------------------
+// Typed for callers in TypeScript; the HTTP API (http.ts) hands over JSON it has not checked, so
+// every action also validates its input at run time (a ControlError, HTTP 400, for a bad one).
+
+/** Policies as an object (`{"registration-timeout": {"enabled": true, "registrationTimeoutMs": 900000}}`, `true`/`false` for `{enabled}`) or in the text form of `kmock start --policy`. */
+export type PoliciesInput = PolicyUpdate | { [K in keyof PolicyUpdate]?: boolean | PolicyUpdate[K] } | string;
+/** Members to remove: by member id and/or group.instance.id, or `all`. */
+export interface MemberRemovalInput {
+  memberIds?: string[];
+  groupInstanceIds?: string[];
+  reason?: string;
+  all?: boolean;
+}
+/** The draft's enableStaticMembership options. */
+export interface StaticMembershipOptions {
+  registrationTimeoutMs?: number;
+  expansionTimeoutMs?: number;
+}
+/** An API (key or name, e.g. 1 or "Fetch") and the error (code or name) its next requests get. */
+export interface ErrorInjectionInput {
+  apiKey: number | string;
+  errorCode?: number | string;
+  /** The next requests get these, in turn (instead of errorCode and count). */
+  errorCodes?: Array<number | string>;
+  count?: number;
+}
+export interface LatencyInput {
+  apiKey: number | string;
+  ms: number;
+}
+export interface ConnectionFilter {
+  clientId?: string;
+}
+
 export class ControlPlane {
   readonly faults: FaultInjector;
   /** Groups given their own policies through the control plane (they may not exist yet). */
@@ -271,7 +305,7 @@ export class ControlPlane {
   }
 
   /** A group's effective policies (the group need not exist). */
-  groupPolicies(groupId: unknown): PolicyConfig {
+  groupPolicies(groupId: string): PolicyConfig {
     return this.broker.groups.policiesFor(groupIdArg(groupId));
   }
 
@@ -288,14 +322,14 @@ export class ControlPlane {
    * `kmock start --set policies=...` (`"registration-timeout=15m,kip423-join-reasons"`). Returns the broker's
    * policies.
    */
-  setBrokerPolicies(update: unknown): PolicyConfig {
+  setBrokerPolicies(update: PoliciesInput): PolicyConfig {
     const u = policyUpdateArg(update);
     return this.coordinatorCall(() => this.broker.groups.setBrokerPolicies(u));
   }
 
   /** A group's own policies, layered over the broker's (merged into earlier ones); null removes
    *  them. The group need not exist yet. Returns its effective policies. */
-  setGroupPolicies(groupId: unknown, update: unknown): PolicyConfig {
+  setGroupPolicies(groupId: string, update: PoliciesInput | null): PolicyConfig {
     const id = groupIdArg(groupId);
     const u = update === null ? null : policyUpdateArg(update);
     const result = this.coordinatorCall(() => this.broker.groups.setGroupPolicies(id, u));
@@ -305,7 +339,7 @@ export class ControlPlane {
   }
 
   /** Starts a rebalance of the group now, whatever the policies (trigger `admin-forced`). */
-  forceRebalance(groupId: unknown, reason?: unknown): ForceRebalanceResult {
+  forceRebalance(groupId: string, reason?: string): ForceRebalanceResult {
     const id = groupIdArg(groupId);
     const why = optionalString(reason, 'reason', MAX_REASON) ?? 'forced by the kmock control plane';
     this.liveGroup(id);
@@ -319,7 +353,7 @@ export class ControlPlane {
    * does (`{memberIds?, groupInstanceIds?, reason?}`, or `{all: true}` for every member). One result
    * per member. Every named member must exist: nothing is removed otherwise.
    */
-  removeMembers(groupId: unknown, ids: unknown, reason?: unknown): RemoveMembersResult {
+  removeMembers(groupId: string, ids: MemberRemovalInput, reason?: string): RemoveMembersResult {
     const id = groupIdArg(groupId);
     const body = objectBody(ids, 'member ids');
     onlyFields(body, ['memberIds', 'groupInstanceIds', 'reason', 'all'], 'member ids');
@@ -342,7 +376,7 @@ export class ControlPlane {
   }
 
   /** The draft's enableStaticMembership(group, {registrationTimeoutMs, expansionTimeoutMs}). */
-  enableStaticMembership(groupId: unknown, options?: unknown): MembershipChangeResult {
+  enableStaticMembership(groupId: string, options?: StaticMembershipOptions): MembershipChangeResult {
     const id = groupIdArg(groupId);
     const o = objectBody(options, 'options');
     onlyFields(o, ['registrationTimeoutMs', 'expansionTimeoutMs'], 'options');
@@ -355,13 +389,13 @@ export class ControlPlane {
   }
 
   /** The draft's enableDynamicMembership(group). */
-  enableDynamicMembership(groupId: unknown): MembershipChangeResult {
+  enableDynamicMembership(groupId: string): MembershipChangeResult {
     const id = groupIdArg(groupId);
     return membershipResult(this.coordinatorCall(() => this.broker.groups.enableDynamicMembership(id)));
   }
 
   /** The draft's forceStaticRebalance(group). */
-  forceStaticRebalance(groupId: unknown): MembershipChangeResult {
+  forceStaticRebalance(groupId: string): MembershipChangeResult {
     const id = groupIdArg(groupId);
     return membershipResult(this.coordinatorCall(() => this.broker.groups.forceStaticRebalance(id)));
   }
@@ -373,7 +407,7 @@ export class ControlPlane {
    * Answers the next `count` requests of `apiKey` with `errorCode` (or, given `errorCodes`, the
    * next ones with each code in turn), in that API's error shape. Queues add up.
    */
-  injectErrors(spec: unknown): FaultsView {
+  injectErrors(spec: ErrorInjectionInput): FaultsView {
     const o = objectBody(spec, 'error injection');
     onlyFields(o, ['apiKey', 'errorCode', 'errorCodes', 'count'], 'error injection');
     const apiKey = apiKeyArg(o.apiKey, this.servedKeys());
@@ -394,7 +428,7 @@ export class ControlPlane {
   }
 
   /** Adds `ms` of latency to every request of `apiKey` (0 removes it). */
-  setLatency(spec: unknown): FaultsView {
+  setLatency(spec: LatencyInput): FaultsView {
     const o = objectBody(spec, 'latency');
     onlyFields(o, ['apiKey', 'ms'], 'latency');
     const apiKey = apiKeyArg(o.apiKey, this.servedKeys());
@@ -410,7 +444,7 @@ export class ControlPlane {
   }
 
   /** Closes the connections of one client id (the request header's ClientId), or all of them. */
-  dropConnections(spec?: unknown): { dropped: number } {
+  dropConnections(spec?: ConnectionFilter): { dropped: number } {
     const o = objectBody(spec, 'connection filter');
     onlyFields(o, ['clientId'], 'connection filter');
     if (o.clientId !== undefined && typeof o.clientId !== 'string') throw badRequest('clientId must be a string');
