@@ -28,6 +28,7 @@ import type {
   PolicyUpdate,
   RebalanceRecord,
   RemoveMembersResult,
+  StaticMembershipOptions,
 } from '../group/policies/types.js';
 import { ControlError, badRequest, conflict, notFound } from './errors.js';
 import { FaultInjector, type FaultsView } from './faults.js';
@@ -182,11 +183,7 @@ export interface MemberRemovalInput {
   reason?: string;
   all?: boolean;
 }
-/** The draft's enableStaticMembership options. */
-export interface StaticMembershipOptions {
-  registrationTimeoutMs?: number;
-  expansionTimeoutMs?: number;
-}
+export type { StaticMembershipOptions };
 /** An API (key or name, e.g. 1 or "Fetch") and the error (code or name) its next requests get. */
 export interface ErrorInjectionInput {
   apiKey: number | string;
