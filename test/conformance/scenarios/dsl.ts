@@ -2,45 +2,10 @@
 // join / sync / heartbeat / leave / commit with member ids and generations captured from earlier
 // answers (`ref('a')`), and the expected codes each scenario takes from the Kafka test or source it mirrors.
 import type { ApiKeyNum, Ctx, DeepPartial, Dyn, Expectation, ExpectValue, Scenario, SendStep, Settings, Step } from '../runner.js';
-import type { ApiTypes } from '../../../src/codec/index.js';
+import { ErrorCode, type ApiTypes } from '../../../src/codec/index.js';
 
-/** Kafka's error codes used by the scenarios (clients/.../common/protocol/Errors.java). */
-export const E = {
-  UNKNOWN_SERVER_ERROR: -1,
-  NONE: 0,
-  OFFSET_OUT_OF_RANGE: 1,
-  CORRUPT_MESSAGE: 2,
-  UNKNOWN_TOPIC_OR_PARTITION: 3,
-  LEADER_NOT_AVAILABLE: 5,
-  NOT_LEADER_OR_FOLLOWER: 6,
-  MESSAGE_TOO_LARGE: 10,
-  COORDINATOR_LOAD_IN_PROGRESS: 14,
-  COORDINATOR_NOT_AVAILABLE: 15,
-  NOT_COORDINATOR: 16,
-  INVALID_TOPIC_EXCEPTION: 17,
-  INVALID_REQUIRED_ACKS: 21,
-  ILLEGAL_GENERATION: 22,
-  INCONSISTENT_GROUP_PROTOCOL: 23,
-  INVALID_GROUP_ID: 24,
-  UNKNOWN_MEMBER_ID: 25,
-  INVALID_SESSION_TIMEOUT: 26,
-  REBALANCE_IN_PROGRESS: 27,
-  INVALID_TIMESTAMP: 32,
-  UNSUPPORTED_VERSION: 35,
-  TOPIC_ALREADY_EXISTS: 36,
-  INVALID_PARTITIONS: 37,
-  INVALID_REPLICATION_FACTOR: 38,
-  INVALID_CONFIG: 40,
-  INVALID_REQUEST: 42,
-  NON_EMPTY_GROUP: 68,
-  GROUP_ID_NOT_FOUND: 69,
-  MEMBER_ID_REQUIRED: 79,
-  GROUP_MAX_SIZE_REACHED: 81,
-  FENCED_INSTANCE_ID: 82,
-  UNSUPPORTED_COMPRESSION_TYPE: 76,
-  INVALID_RECORD: 87,
-  UNKNOWN_TOPIC_ID: 100,
-} as const;
+/** Kafka's error codes by name (the codec's table, from Errors.java), as the scenarios write them. */
+export const E = ErrorCode;
 
 /** Base broker settings for every scenario (both targets). Timers are short to keep runs fast. */
 export const BASE_SETTINGS: Settings = {
