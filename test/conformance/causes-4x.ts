@@ -261,6 +261,173 @@ function configListsDifferOnlyBy4x(d: Difference, ctx: CauseContext): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Group helpers (LeaveGroup removals, pending members), read from the transcripts
+
+function obj(v: Json | undefined): JsonObject | undefined {
+  return v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v) ? v : undefined;
+}
+
+/** The step that sent the request an event answers (a parked request's answer is recorded later). */
+function sentAt(e: TranscriptEvent): number {
+  return e.sendStep ?? e.step;
+}
+
+function errorCodeOf(e: TranscriptEvent | undefined): Json | undefined {
+  return e?.kind === 'response' ? obj(e.response)?.errorCode : undefined;
+}
+
+/**
+ * The members a LeaveGroup answered with NONE, in request order: v0-v2 the one member of the
+ * request (top-level NONE), v3+ each entry answered NONE (identified by memberId, or "" and its
+ * groupInstanceId when removed by instance id). Undefined when the event is no answered LeaveGroup.
+ */
+function leaveRemovals(e: TranscriptEvent | undefined): Array<{ memberId: string; instance: string | null }> | undefined {
+  if (e?.api !== 'LeaveGroup' || e.kind !== 'response') return undefined;
+  const [req, res] = [obj(e.request), obj(e.response)];
+  if (req === undefined || res === undefined || res.errorCode !== 0) return undefined;
+  if (!Array.isArray(res.members)) return typeof req.memberId === 'string' ? [{ memberId: req.memberId, instance: null }] : undefined;
+  return res.members
+    .map(obj)
+    .filter((m): m is JsonObject => m !== undefined && m.errorCode === 0)
+    .map((m) => ({ memberId: String(m.memberId), instance: typeof m.groupInstanceId === 'string' ? m.groupInstanceId : null }));
+}
+
+/** Whether a removal names this member (by member id, or by instance id when removed by instance). */
+function removalNames(r: { memberId: string; instance: string | null }, memberId: Json | undefined, instance: Json | undefined): boolean {
+  return r.memberId !== '' ? r.memberId === memberId : r.instance !== null && r.instance === instance;
+}
+
+/**
+ * Whether `memberId` is a pending member at event `at` of transcript `side`: a JoinGroup before it
+ * handed the id out with MEMBER_ID_REQUIRED (79) and no JoinGroup with that id since was parked or
+ * answered NONE (the member never joined).
+ */
+function pendingAt(ctx: CauseContext, side: 0 | 1, memberId: string, at: number): boolean {
+  const list = ctx.transcripts![side].events;
+  let pending = false;
+  for (let i = 0; i < at; i++) {
+    const e = list[i]!;
+    if (e.api !== 'JoinGroup') continue;
+    if (e.kind === 'response' && obj(e.response)?.errorCode === 79 && obj(e.response)?.memberId === memberId) pending = true;
+    else if (obj(e.request)?.memberId === memberId && (e.kind === 'parked' || errorCodeOf(e) === 0)) pending = false;
+  }
+  return pending;
+}
+
+/**
+ * The last LeaveGroup before event `before`, answered alike by both brokers, that removed a
+ * pending member (a member id handed out with MEMBER_ID_REQUIRED that never joined), with no
+ * JoinGroup parked or answered NONE and no other member removed between it and `before`:
+ * the event index, or undefined.
+ */
+function lastPendingMemberLeave(ctx: CauseContext, before: number): number | undefined {
+  for (let i = before - 1; i >= 0; i--) {
+    const e = events(ctx, i);
+    if (e === undefined) return undefined;
+    const removed = leaveRemovals(e[0]);
+    if (removed !== undefined && removed.length > 0) {
+      if (canonical(e[0].response) !== canonical(e[1].response) || canonical(e[0].request) !== canonical(e[1].request)) return undefined;
+      const pending = removed.filter((r) => r.memberId !== '' && pendingAt(ctx, 0, r.memberId, i) && pendingAt(ctx, 1, r.memberId, i));
+      // Only pending members removed here (a joined member's leave rebalances on 3.9 too).
+      return pending.length > 0 && pending.length === removed.length ? i : undefined;
+    }
+    if (e[0].api === 'JoinGroup' && (e[0].kind === 'parked' || errorCodeOf(e[0]) === 0)) return undefined;
+  }
+  return undefined;
+}
+
+/** The group state of the group a DescribeGroups diff path names ("response.groups[groupId=g]…"). */
+function describedState(e: TranscriptEvent, path: string): Json | undefined {
+  const g = /^response(\.groups\[[^\]]+\])/.exec(path);
+  return g === null ? undefined : obj(resolve(e.response, g[1]!))?.groupState;
+}
+
+/**
+ * A difference at the first event after a pending member's leave that 4.x's rebalance explains:
+ * kmock (3.9) kept the group Stable / CompletingRebalance, 4.x moved it to PreparingRebalance, so
+ * a heartbeat or SyncGroup gets REBALANCE_IN_PROGRESS, DescribeGroups says PreparingRebalance, and
+ * a JoinGroup that 3.9 answers from the current generation parks on 4.x or completes the next one.
+ */
+function explainedByPendingLeave(d: Difference, ctx: CauseContext): boolean {
+  const e = events(ctx, d.event);
+  if (e === undefined) return false;
+  const l = lastPendingMemberLeave(ctx, d.event);
+  if (l === undefined) return false;
+  // The request was sent after the leave (it is not a parked request the leave released).
+  const leave = ctx.transcripts![0].events[l]!;
+  if (sentAt(e[0]) <= sentAt(leave) || sentAt(e[1]) <= sentAt(leave)) return false;
+  const [ra, rb] = [obj(e[0].response), obj(e[1].response)];
+  switch (e[0].api) {
+    case 'Heartbeat':
+      return d.path === 'response.errorCode' && d.a === 0 && d.b === 27;
+    case 'SyncGroup':
+      if (rb?.errorCode !== 27 || ra?.errorCode === 27) return false;
+      if (d.path === 'response.errorCode') return true;
+      if (d.path === 'response.assignment') return d.b === '';
+      return /^response\.(protocolType|protocolName)$/.test(d.path) && d.b === null;
+    case 'DescribeGroups': {
+      const [sa, sb] = [describedState(e[0], d.path), describedState(e[1], d.path)];
+      if (sb !== 'PreparingRebalance' || (sa !== 'Stable' && sa !== 'CompletingRebalance')) return false;
+      if (/\]\.groupState$/.test(d.path)) return true;
+      // Stable on kmock: 3.9 describes the protocol and the members' metadata, 4.x (not Stable) neither.
+      return sa === 'Stable' && /\]\.(protocolData|members\[[^\]]+\]\.memberMetadata)$/.test(d.path) && d.b === '';
+    }
+    case 'JoinGroup':
+      // 3.9 answers at once; 4.x parks it until every member (pending ones too) has joined.
+      if (d.path === 'kind') return d.a === 'response' && d.b === 'parked' && ra?.errorCode === 0;
+      if (d.path === 'response') return e[1].kind === 'parked' && d.b === undefined && ra?.errorCode === 0;
+      // 3.9 answers from the current generation; 4.x completes the next one.
+      return (
+        ra?.errorCode === 0 &&
+        rb?.errorCode === 0 &&
+        typeof ra.generationId === 'number' &&
+        rb.generationId === ra.generationId + 1 &&
+        /^response\.(generationId|leader|skipAssignment|members(\[memberId=[^\]]+\]|\.length))$/.test(d.path)
+      );
+    default:
+      return false;
+  }
+}
+
+/**
+ * A difference about a member that a batch LeaveGroup (v3+) removed after another member of the
+ * same batch, whose JoinGroup or SyncGroup was outstanding when the batch came: on 3.9 the first
+ * removal already rebalanced or completed the join phase (so the later member's parked request
+ * was answered, before its own removal), on 4.x the whole batch is removed before the group is
+ * updated once (its parked SyncGroup is never answered, its parked JoinGroup gets
+ * UNKNOWN_MEMBER_ID and the completed join no longer lists it).
+ */
+function explainedByBatchLeave(d: Difference, ctx: CauseContext): boolean {
+  const e = events(ctx, d.event);
+  if (e === undefined) return false;
+  for (let i = d.event - 1; i >= 0; i--) {
+    const l = events(ctx, i);
+    if (l === undefined) return false;
+    if (l[0].api !== 'LeaveGroup' || (l[0].version ?? 0) < 3) continue;
+    const removed = leaveRemovals(l[0]);
+    if (removed === undefined || removed.length < 2 || canonical(l[0].response) !== canonical(l[1].response)) continue;
+    // The request the difference is about was sent before the batch and answered after it.
+    if (sentAt(e[0]) >= sentAt(l[0]) || sentAt(e[1]) >= sentAt(l[1])) continue;
+    const later = removed.slice(1);
+    const [qa, ra, rb] = [obj(e[0].request), obj(e[0].response), obj(e[1].response)];
+    const isLater = (memberId: Json | undefined, instance: Json | undefined) =>
+      later.some((r) => removalNames(r, memberId, instance)) && !removalNames(removed[0]!, memberId, instance);
+    if (e[0].api === 'SyncGroup') {
+      if (!isLater(qa?.memberId, qa?.groupInstanceId) || ra?.errorCode !== 27) return false;
+      return (d.path === 'kind' && d.a === 'response' && d.b === 'still-parked-at-end') || (d.path === 'response' && d.b === undefined);
+    }
+    if (e[0].api !== 'JoinGroup' || ra?.errorCode !== 0) return false;
+    // The removed member's own parked join: answered on 3.9 (the join phase completed), UNKNOWN_MEMBER_ID on 4.x.
+    if (isLater(ra.memberId, qa?.groupInstanceId)) return rb?.errorCode === 25 && /^response\./.test(d.path);
+    // The completed join's member list (the leader's answer): 3.9 still lists the later-removed member.
+    const m = /^response\.members\[memberId=([^\]]+)\]$/.exec(d.path);
+    const entry = obj(d.a);
+    return m !== null && rb?.errorCode === 0 && entry !== undefined && d.b === undefined && isLater(entry.memberId, entry.groupInstanceId);
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The causes
 
 export const CAUSES_4X: Cause[] = [
@@ -450,12 +617,30 @@ export const CAUSES_4X: Cause[] = [
     id: 'kafka-4x-pending-member-leave-rebalances',
     kind: 'kafka-4x-change',
     mode: 'reference',
-    scenario: /^testPendingMembersLeavesGroup$/,
-    request: /^Heartbeat v/,
-    path: /^response\.errorCode$/,
-    when: (d) => d.a === 0 && d.b === 27,
+    scenario: /^(testPendingMembersLeavesGroup|random-seed-\d+)$/,
+    request: /^(Heartbeat|SyncGroup|DescribeGroups|JoinGroup) v/,
+    path: /^(kind|response|response\.(errorCode|assignment|protocolType|protocolName|generationId|leader|skipAssignment|members(\[memberId=[^\]]+\]|\.length)|groups\[[^\]]+\]\.(groupState|protocolData|members\[[^\]]+\]\.memberMetadata)))$/,
+    // Checked on the transcripts: the last LeaveGroup before the event removed only pending
+    // members, nothing joined or left since, the request was sent after it, and the values are
+    // those of a group 4.x moved to PreparingRebalance while 3.9 kept it Stable/CompletingRebalance.
+    when: explainedByPendingLeave,
     cause:
-      'A pending member (one that got MEMBER_ID_REQUIRED) leaving a Stable group: Kafka 3.9 only removes it (GroupCoordinator.handleLeaveGroup -> removePendingMemberAndUpdateGroup, no rebalance), so the group stays Stable; the 4.x coordinator counts it among the members that left (classicGroupLeaveToClassicGroup: validLeaveGroupMembers includes pending members) and calls maybePrepareRebalanceOrCompleteJoin, so the next heartbeat of a real member gets REBALANCE_IN_PROGRESS. kmock follows 3.9.',
+      'A pending member (one that got MEMBER_ID_REQUIRED and never joined) leaving a Stable or CompletingRebalance group: Kafka 3.9 only removes it (GroupCoordinator.handleLeaveGroup -> removePendingMemberAndUpdateGroup: group.remove, and only in PreparingRebalance a join-completion check; no rebalance), so the group keeps its state and generation; the 4.x coordinator counts it among the members that left (GroupMetadataManager.classicGroupLeaveToClassicGroup: the pending branch answers NONE, so validLeaveGroupMembers includes it) and, the group being STABLE or COMPLETING_REBALANCE, calls maybePrepareRebalanceOrCompleteJoin -> prepareRebalance. So on 4.x the next heartbeat or SyncGroup of a real member gets REBALANCE_IN_PROGRESS, DescribeGroups says PreparingRebalance, and a JoinGroup 3.9 answers from the current generation (a follower or a static member rejoining with "": updateStaticMemberAndRebalance in Stable) parks (the join phase waits until every member, pending ones included, has joined: ClassicGroup.hasAllMembersJoined) or completes the next generation (updateStaticMemberThenRebalanceOrCompleteJoin in PREPARING_REBALANCE -> maybeCompleteJoinPhase). kmock follows 3.9.',
+  },
+  {
+    id: 'kafka-4x-batch-leave-updates-group-once',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    scenario: /^random-seed-\d+$/,
+    request: /^(SyncGroup|JoinGroup) v/,
+    path: /^(kind|response|response\.(errorCode|generationId|protocolType|protocolName|leader|skipAssignment|memberId|members|members\[memberId=[^\]]+\]|members\.length))$/,
+    // Checked on the transcripts: a LeaveGroup v3+ removing two or more members, answered alike,
+    // after the request was sent and before it was answered; the difference is about a member
+    // that batch removed after the first one (its own parked SyncGroup/JoinGroup, or its entry in
+    // the member list of the join the first removal completed on 3.9).
+    when: explainedByBatchLeave,
+    cause:
+      'A LeaveGroup batch (v3+) removing several members while a JoinGroup or SyncGroup of a later member of the batch is outstanding: Kafka 3.9 updates the group after each member (GroupCoordinator.handleLeaveGroup -> removeCurrentMemberFromGroup -> removeMemberAndUpdateGroup: Stable/CompletingRebalance -> maybePrepareRebalance, whose prepareRebalance answers every parked SyncGroup REBALANCE_IN_PROGRESS via resetAndPropagateAssignmentError; PreparingRebalance -> rebalancePurgatory.checkAndComplete, which completes the join phase once the remaining members have joined), so the first removal already answers the later member\'s parked SyncGroup (27) or completes the join with it as a member, before the later member itself is removed; the 4.x coordinator removes every member of the batch first (GroupMetadataManager.classicGroupLeaveToClassicGroup -> removeCurrentMemberFromClassicGroup: completeJoinFuture with UNKNOWN_MEMBER_ID, ClassicGroup.remove, which drops the member and its pending sync without answering it) and updates the group once afterwards (maybePrepareRebalanceOrCompleteJoin / maybeCompleteJoinPhase), so the removed member\'s parked SyncGroup is never answered, its parked JoinGroup gets UNKNOWN_MEMBER_ID and the completed join does not list it. kmock follows 3.9.',
   },
   {
     id: 'kafka-4x-sync-does-not-refresh-session',
