@@ -4,20 +4,13 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { applySetting, DEFAULT_CONFIG, parseProperties, type BrokerConfig } from '../broker/config.js';
-import { POLICY_NAMES, type PolicyName } from '../broker/group/policies/types.js';
+import { POLICIES } from '../broker/group/policies/list.js';
 import { startKmock } from '../broker/server.js';
 import { UsageError, type Io } from './codec.js';
 import { cliLogger } from './logger.js';
 
-/** One line per policy for --help (a Record, so a new policy cannot be left out). */
-const POLICY_SUMMARY: Record<PolicyName, string> = {
-  'kip345-draft-errors': "the early KIP-345 draft's static-member errors",
-  'registration-timeout': 'offline static members keep their place for a while',
-  'expansion-timeout': 'new static members are admitted in one rebalance',
-  'membership-modes': 'static/dynamic group modes and their admin operations',
-  'kip423-join-reasons': "a JoinGroup's Reason decides whether it rebalances",
-};
-const POLICY_HELP = POLICY_NAMES.map((n) => `  ${n.padEnd(22)}${POLICY_SUMMARY[n]}`).join('\n');
+/** One line per policy for --help: its name and the summary its definition gives. */
+const POLICY_HELP = POLICIES.map((p) => `  ${p.name.padEnd(22)}${p.summary}`).join('\n');
 
 export const START_USAGE = `usage: kmock start [options]
   --host H                    listen address (default 127.0.0.1)

@@ -1,40 +1,36 @@
 // Policy settings: defaults (everything off), validation of updates, the broker/group layering, and
-// the text form used by `--policy`, `--set policies=...` and config files.
+// the text form used by `--policy`, `--set policies=...` and config files. All of it read from the
+// policies' definitions (list.ts, define.ts): nothing here names a policy.
 
+import { MAX_POLICY_TIMEOUT_MS, PolicyError, type SettingSpec } from './define.js';
+import { POLICIES } from './list.js';
 import { POLICY_NAMES, type PolicyConfig, type PolicyName, type PolicyUpdate } from './types.js';
 
-/** Bad policy input (unknown name, wrong type, out-of-range timeout). A RangeError: callers map it to a 4xx. */
-export class PolicyError extends RangeError {}
+export { MAX_POLICY_TIMEOUT_MS, PolicyError };
 
-/** Largest timeout accepted (Kafka's ms settings are int32). */
-export const MAX_POLICY_TIMEOUT_MS = 2_147_483_647;
+/** Every policy off. The other settings default to what each policy declares, used once it is turned on. */
+export const DEFAULT_POLICIES: Readonly<PolicyConfig> = Object.freeze(
+  Object.fromEntries(
+    POLICIES.map((p) => {
+      const defaults: Record<string, unknown> = { enabled: false };
+      for (const [field, spec] of Object.entries(p.settings as Record<string, SettingSpec>)) defaults[field] = spec.default;
+      return [p.name, Object.freeze(defaults)];
+    }),
+  ),
+) as PolicyConfig;
 
-/** Every policy off. The timeouts default to the draft's suggestions, used once a policy is turned on. */
-export const DEFAULT_POLICIES: Readonly<PolicyConfig> = Object.freeze({
-  'kip345-draft-errors': Object.freeze({ enabled: false }),
-  // The draft suggests 15-30 minutes.
-  'registration-timeout': Object.freeze({ enabled: false, registrationTimeoutMs: 15 * 60_000 }),
-  // The draft gives no number; a minute keeps a held JoinGroup well inside clients' request timeouts
-  // (max.poll.interval.ms + a few seconds).
-  'expansion-timeout': Object.freeze({ enabled: false, expansionTimeoutMs: 60_000 }),
-  'membership-modes': Object.freeze({ enabled: false }),
-  'kip423-join-reasons': Object.freeze({ enabled: false }),
-}) as PolicyConfig;
+/** The fields of each policy, with their kind: `enabled`, then the ones it declares. */
+const FIELDS = Object.fromEntries(
+  POLICIES.map((p): [PolicyName, Record<string, SettingSpec>] => [p.name, { enabled: { kind: 'boolean', default: false }, ...p.settings }]),
+) as Record<PolicyName, Record<string, SettingSpec>>;
 
-/** The fields of each policy, with their kind. */
-const FIELDS: Record<PolicyName, Record<string, 'boolean' | { min: number }>> = {
-  'kip345-draft-errors': { enabled: 'boolean' },
-  'registration-timeout': { enabled: 'boolean', registrationTimeoutMs: { min: 1 } },
-  'expansion-timeout': { enabled: 'boolean', expansionTimeoutMs: { min: 0 } },
-  'membership-modes': { enabled: 'boolean' },
-  'kip423-join-reasons': { enabled: 'boolean' },
-};
-
-/** The timeout field of the two policies that have one. */
-const TIMEOUT_FIELD: Partial<Record<PolicyName, string>> = {
-  'registration-timeout': 'registrationTimeoutMs',
-  'expansion-timeout': 'expansionTimeoutMs',
-};
+/** The field `NAME=VALUE` sets in the text form, for the policies that declare one. */
+const TEXT_VALUE_FIELD: Partial<Record<PolicyName, string>> = Object.fromEntries(
+  POLICIES.flatMap((p) => {
+    const text: { value?: string } | undefined = p.text;
+    return text?.value === undefined ? [] : [[p.name, text.value]];
+  }),
+);
 
 export function isPolicyName(name: string): name is PolicyName {
   return (POLICY_NAMES as readonly string[]).includes(name);
@@ -69,7 +65,7 @@ export function validatePolicyUpdate(update: unknown): PolicyUpdate {
       if (kind === undefined) {
         throw new PolicyError(`unknown field "${field}" of policy "${name}" (fields: ${Object.keys(FIELDS[name]).join(', ')})`);
       }
-      if (kind === 'boolean') {
+      if (kind.kind === 'boolean') {
         if (typeof v !== 'boolean') throw new PolicyError(`${name}.${field} must be true or false`);
       } else if (typeof v !== 'number' || !Number.isInteger(v) || v < kind.min || v > MAX_POLICY_TIMEOUT_MS) {
         throw new PolicyError(`${name}.${field} must be an integer number of ms from ${kind.min} to ${MAX_POLICY_TIMEOUT_MS}`);
@@ -111,11 +107,13 @@ export function policiesEqual(a: PolicyConfig, b: PolicyConfig): boolean {
 const ON = new Set(['on', 'true', 'yes', 'enabled', 'enable']);
 const OFF = new Set(['off', 'false', 'no', 'disabled', 'disable']);
 
-/** The draft's (Kafka-style) setting names, accepted as aliases: they set the timeout and enable the policy. */
-const KEY_ALIASES: Record<string, PolicyName> = {
-  'registration.timeout.ms': 'registration-timeout',
-  'member.expansion.timeout.ms': 'expansion-timeout',
-};
+/** Other names a policy goes by (e.g. the draft's Kafka-style setting names): `registration.timeout.ms=15m`. */
+const KEY_ALIASES: Record<string, PolicyName> = Object.fromEntries(
+  POLICIES.flatMap((p) => {
+    const text: { aliases?: readonly string[] } | undefined = p.text;
+    return (text?.aliases ?? []).map((alias) => [alias, p.name]);
+  }),
+);
 
 /** "500", "500ms", "30s", "15m", "15min", "2h" → ms. */
 export function parseDuration(text: string): number {
@@ -166,7 +164,7 @@ export function parsePolicies(text: string | readonly string[]): PolicyUpdate {
     } else if (OFF.has(value.toLowerCase())) {
       entry = { enabled: false };
     } else {
-      const field = TIMEOUT_FIELD[name];
+      const field = TEXT_VALUE_FIELD[name];
       if (field === undefined) throw new PolicyError(`policy "${name}" takes on or off, not "${value}"`);
       entry = { enabled: true, [field]: parseDuration(value) };
     }
@@ -181,7 +179,7 @@ export function formatPolicies(config: PolicyConfig): string {
   for (const name of POLICY_NAMES) {
     const p = config[name] as { enabled: boolean } & Record<string, unknown>;
     if (!p.enabled) continue;
-    const field = TIMEOUT_FIELD[name];
+    const field = TEXT_VALUE_FIELD[name];
     parts.push(field === undefined ? name : `${name}=${String(p[field])}ms`);
   }
   return parts.length === 0 ? 'none' : parts.join(',');

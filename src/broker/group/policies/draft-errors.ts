@@ -46,9 +46,34 @@ import {
   type GroupPlugin,
 } from '../hooks.js';
 import { joinError, type GroupMember } from '../member.js';
+import type { EventBase } from '../events.js';
+import { declared, definePolicy } from './define.js';
 import { DraftPolicy, PerGroup } from './host.js';
 import type { DraftErrorName, PolicyConfig } from './types.js';
 import { ErrorCode, errorName } from '../../../codec/index.js';
+
+export const DRAFT_ERRORS = definePolicy({
+  name: 'kip345-draft-errors',
+  summary: "the early KIP-345 draft's static-member errors",
+  settings: {},
+  types: declared<{ events: DraftErrorEvent }>(),
+  create: (host) => new DraftErrorsPolicy(host),
+});
+
+export type DraftErrorEvent = EventBase & {
+  /** kip345-draft-errors: a request met one of the draft's errors; `errorCode` is what was answered. */
+  type: 'draft-error';
+  policy: 'kip345-draft-errors';
+  draftError: DraftErrorName;
+  errorCode: number;
+  errorName: string;
+  operation: 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'OffsetCommit' | 'TxnOffsetCommit' | 'LeaveGroup';
+  memberId: string;
+  groupInstanceId: string | null;
+  /** The member id the instance is mapped to, when it is. */
+  mappedMemberId: string | null;
+  description: string;
+};
 
 /** The real code each draft error is answered with. */
 export const DRAFT_ERROR_CODES: Readonly<Record<DraftErrorName, number>> = {

@@ -9,9 +9,45 @@ import type { ClassicGroup } from '../group.js';
 import { ANSWERED, CONTINUE, override, type Answered, type Continue, type LeavingMember, type MemberJoinRequest, type Override, type GroupPlugin } from '../hooks.js';
 import { joinError } from '../member.js';
 import { newMemberParams } from '../membership.js';
+import type { EventBase } from '../events.js';
+import { declared, definePolicy } from './define.js';
 import { DraftPolicy, PerGroup } from './host.js';
 import type { GroupDetail, HeldStaticMember, PolicyConfig } from './types.js';
 import { ErrorCode } from '../../../codec/index.js';
+
+export const EXPANSION_TIMEOUT = definePolicy({
+  name: 'expansion-timeout',
+  summary: 'new static members are admitted in one rebalance',
+  settings: {
+    // The draft gives no number; a minute keeps a held JoinGroup well inside clients' request timeouts
+    // (max.poll.interval.ms + a few seconds).
+    expansionTimeoutMs: { kind: 'duration', default: 60_000, min: 0 },
+  },
+  text: { value: 'expansionTimeoutMs', aliases: ['member.expansion.timeout.ms'] },
+  types: declared<{
+    events: ExpansionTimeoutEvent;
+    /** expansion-timeout: the held new static members were admitted. */
+    rebalanceTriggers: 'expansion-timeout';
+  }>(),
+  create: (host) => new ExpansionTimeoutPolicy(host),
+});
+
+export type ExpansionTimeoutEvent =
+  | (EventBase & {
+      /** expansion-timeout: a new static member is held (its JoinGroup parked) instead of added. */
+      type: 'member-held';
+      policy: 'expansion-timeout';
+      memberId: string;
+      groupInstanceId: string;
+      admitAt: number;
+    })
+  | (EventBase & {
+      /** expansion-timeout: held members became members (a rebalance follows or is under way). */
+      type: 'held-members-admitted';
+      policy: 'expansion-timeout';
+      memberIds: string[];
+      cause: 'expansion-timeout' | 'rebalance' | 'policy-changed';
+    });
 
 /** A new static member waiting to be admitted. */
 export interface HeldJoin extends MemberJoinRequest {

@@ -2,8 +2,10 @@
 // draft, on top of Kafka 3.9's coordinator. Each is a plug-in of the coordinator's hook table
 // (../hooks.ts). Where to look:
 //
+//   list.ts                    the list of policies, in hook-chain order: everything below is derived from it
+//   define.ts                  what a policy declares (definePolicy): name, summary, settings, text form, events
 //   types.ts                   the contract with the control plane (names, configs, results, read model)
-//   events.ts                  the policies' events, rebalance triggers and removal cause
+//   events.ts                  the policies' events, rebalance triggers and removal causes (unions over the list)
 //   config.ts                  defaults (all off), validation, broker/group layering, the `--policy` text form
 //   settings.ts                the settings at run time (effective per group, what a change does)
 //   host.ts                    what a policy is: DraftPolicy, its per-group state, the coordinator it sees
@@ -13,13 +15,11 @@
 //   membership-modes.ts        membership-modes: static/dynamic mode and the draft's admin operations
 //   join-reasons.ts            kip423-join-reasons: the JoinReason classifier and the draft's rejoin rules
 //
-// A new policy: its file (a DraftPolicy with the hooks it needs) and one line in createDraftPolicies
-// (plus its settings in types.ts/config.ts, and its events in events.ts, if it has any).
+// A new policy: its file (a DraftPolicy with the hooks it needs, and a definePolicy(...) declaring
+// its name, summary, settings, text form and events) and one line in list.ts.
 import type { ClassicGroup } from '../group.js';
-import { DraftErrorsPolicy } from './draft-errors.js';
-import { ExpansionTimeoutPolicy } from './expansion-timeout.js';
 import type { DraftPolicy, PolicyHost } from './host.js';
-import { JoinReasonsPolicy } from './join-reasons.js';
+import { POLICIES } from './list.js';
 import { MembershipModesPolicy } from './membership-modes.js';
 import { RegistrationTimeoutPolicy } from './registration-timeout.js';
 import type { PolicySettings } from './settings.js';
@@ -27,6 +27,17 @@ import type { GroupDetail, KafkaGroupDetail, MembershipChangeResult, OfflineStat
 
 export * from './types.js';
 export type { PolicyEvent, PolicyRebalanceTrigger, PolicyRemovalCause } from './events.js';
+export { POLICIES } from './list.js';
+export {
+  declared,
+  definePolicy,
+  type BooleanSetting,
+  type DurationSetting,
+  type PolicyDefinition,
+  type PolicySettingSpecs,
+  type PolicyTypes,
+  type SettingSpec,
+} from './define.js';
 export {
   DEFAULT_POLICIES,
   MAX_POLICY_TIMEOUT_MS,
@@ -40,11 +51,19 @@ export {
   parsePolicies,
   validatePolicyUpdate,
 } from './config.js';
-export { DRAFT_ERROR_CODES, DraftErrorsPolicy, checkStaticCommit } from './draft-errors.js';
-export { DRAFT_KEYWORDS, JAVA_CLIENT_REASONS, JoinReasonsPolicy, classifyJoinReason, type JoinReasonClassification } from './join-reasons.js';
-export { ExpansionTimeoutPolicy } from './expansion-timeout.js';
-export { MembershipModesPolicy } from './membership-modes.js';
-export { RegistrationTimeoutPolicy } from './registration-timeout.js';
+export { DRAFT_ERRORS, DRAFT_ERROR_CODES, DraftErrorsPolicy, checkStaticCommit, type DraftErrorEvent } from './draft-errors.js';
+export {
+  DRAFT_KEYWORDS,
+  JAVA_CLIENT_REASONS,
+  JOIN_REASONS,
+  JoinReasonsPolicy,
+  classifyJoinReason,
+  type JoinReasonClassification,
+  type JoinReasonEvent,
+} from './join-reasons.js';
+export { EXPANSION_TIMEOUT, ExpansionTimeoutPolicy, type ExpansionTimeoutEvent } from './expansion-timeout.js';
+export { MEMBERSHIP_MODES, MembershipModesPolicy, type MembershipModesEvent } from './membership-modes.js';
+export { REGISTRATION_TIMEOUT, RegistrationTimeoutPolicy, type RegistrationTimeoutEvent } from './registration-timeout.js';
 export { DraftPolicy, PerGroup, type PolicyHost } from './host.js';
 export { PolicySettings } from './settings.js';
 
@@ -56,7 +75,7 @@ export interface DraftOperations {
   offlineStaticMembers(group: ClassicGroup): OfflineStaticMember[];
 }
 
-/** Every draft policy, in the order the hook chain runs them (it decides who answers first). */
+/** Every draft policy of one coordinator, in list order (the order the hook chain runs them: it decides who answers first). */
 export class DraftPolicies {
   readonly list: readonly DraftPolicy[];
   readonly operations: DraftOperations;
@@ -64,9 +83,11 @@ export class DraftPolicies {
 
   constructor(private readonly host: PolicyHost) {
     this.settings = host.settings;
-    const modes = new MembershipModesPolicy(host);
-    const registration = new RegistrationTimeoutPolicy(host);
-    this.list = [new DraftErrorsPolicy(host), registration, new ExpansionTimeoutPolicy(host), modes, new JoinReasonsPolicy(host)];
+    const list: DraftPolicy[] = POLICIES.map((p) => p.create(host));
+    this.list = list;
+    // The draft's admin operations belong to two of the policies.
+    const modes = this.get(MembershipModesPolicy);
+    const registration = this.get(RegistrationTimeoutPolicy);
     this.operations = {
       enableStaticMembership: (groupId, options) => modes.enableStaticMembership(groupId, options),
       enableDynamicMembership: (groupId) => modes.enableDynamicMembership(groupId),

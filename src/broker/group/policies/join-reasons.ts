@@ -18,8 +18,39 @@ import type { ClassicGroup } from '../group.js';
 import { CONTINUE, override, type Continue, type MemberJoinRequest, type Override, type GroupPlugin } from '../hooks.js';
 import type { GroupMember } from '../member.js';
 import type { KnownMemberJoinDecision, StaticReplacementDecision } from '../rules.js';
+import type { EventBase } from '../events.js';
+import { declared, definePolicy } from './define.js';
 import { DraftPolicy, PerGroup } from './host.js';
 import type { JoinReasonName } from './types.js';
+
+export const JOIN_REASONS = definePolicy({
+  name: 'kip423-join-reasons',
+  summary: "a JoinGroup's Reason decides whether it rebalances",
+  settings: {},
+  types: declared<{
+    events: JoinReasonEvent;
+    rebalanceTriggers:
+      /** kip423-join-reasons: the leader joined with reason topic_metadata_change. */
+      | 'topic-metadata-change'
+      /** kip423-join-reasons: a known member joined with reason upgrade. */
+      | 'member-upgrade';
+  }>(),
+  create: (host) => new JoinReasonsPolicy(host),
+});
+
+export type JoinReasonEvent = EventBase & {
+  /** kip423-join-reasons: how a known member's JoinGroup was judged. */
+  type: 'join-reason';
+  policy: 'kip423-join-reasons';
+  memberId: string;
+  groupInstanceId: string | null;
+  clientReason: string | null;
+  joinReason: JoinReasonName;
+  /** The table row that matched (keyword or Java client string), if any. */
+  matched: string | null;
+  decision: 'no-rebalance' | 'rebalance' | 'kafka-rules';
+  description: string;
+};
 
 export interface JoinReasonClassification {
   reason: JoinReasonName;

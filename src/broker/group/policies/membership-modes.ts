@@ -8,10 +8,46 @@
 import type { ClassicGroup } from '../group.js';
 import { ANSWERED, CONTINUE, override, type Answered, type Continue, type MemberJoinRequest, type Override, type GroupPlugin } from '../hooks.js';
 import { joinError } from '../member.js';
-import { MAX_POLICY_TIMEOUT_MS, PolicyError } from './config.js';
+import type { EventBase } from '../events.js';
+import { declared, definePolicy, MAX_POLICY_TIMEOUT_MS, PolicyError } from './define.js';
 import { DraftPolicy, PerGroup } from './host.js';
 import type { GroupDetail, MembershipChangeResult, MembershipMode, PolicyConfig, PolicyUpdate, StaticMembershipOptions } from './types.js';
 import { ErrorCode, errorName } from '../../../codec/index.js';
+
+export const MEMBERSHIP_MODES = definePolicy({
+  name: 'membership-modes',
+  summary: 'static/dynamic group modes and their admin operations',
+  settings: {},
+  types: declared<{
+    events: MembershipModesEvent;
+    /** membership-modes: the draft's forceStaticRebalance. */
+    rebalanceTriggers: 'force-static-rebalance';
+  }>(),
+  create: (host) => new MembershipModesPolicy(host),
+});
+
+export type MembershipModesEvent =
+  | (EventBase & {
+      type: 'membership-mode-changed';
+      policy: 'membership-modes';
+      from: MembershipMode;
+      to: MembershipMode;
+      /** True when an admin operation fixed the mode (the switch rule no longer applies). */
+      pinned: boolean;
+      cause: 'enableStaticMembership' | 'enableDynamicMembership' | 'first-join';
+      memberId: string | null;
+      groupInstanceId: string | null;
+    })
+  | (EventBase & {
+      /** membership-modes: a JoinGroup without group.instance.id refused by a static group. */
+      type: 'join-refused';
+      policy: 'membership-modes';
+      memberId: string;
+      clientId: string;
+      errorCode: number;
+      errorName: string;
+      description: string;
+    });
 
 interface ModeState {
   /** Null until the policy first looks at the group. */

@@ -10,8 +10,49 @@ import type { ClassicGroup } from '../group.js';
 import { ANSWERED, CONTINUE, override, type Answered, type Continue, type MemberJoinRequest, type MemberOperation, type Override, type GroupPlugin } from '../hooks.js';
 import type { GroupMember } from '../member.js';
 import { rejoinStaticInPlace } from '../static-rejoin.js';
+import type { EventBase } from '../events.js';
+import { declared, definePolicy } from './define.js';
 import { DraftPolicy, PerGroup } from './host.js';
 import type { GroupDetail, OfflineStaticMember, PolicyConfig } from './types.js';
+
+export const REGISTRATION_TIMEOUT = definePolicy({
+  name: 'registration-timeout',
+  summary: 'offline static members keep their place for a while',
+  settings: {
+    // The draft suggests 15-30 minutes.
+    registrationTimeoutMs: { kind: 'duration', default: 15 * 60_000, min: 1 },
+  },
+  text: { value: 'registrationTimeoutMs', aliases: ['registration.timeout.ms'] },
+  types: declared<{
+    events: RegistrationTimeoutEvent;
+    /** registration-timeout: the members offline longer than the timeout were removed. */
+    rebalanceTriggers: 'registration-timeout';
+    /** registration-timeout: a static member offline longer than registration.timeout.ms. */
+    removalCauses: 'registration-timeout';
+  }>(),
+  create: (host) => new RegistrationTimeoutPolicy(host),
+});
+
+export type RegistrationTimeoutEvent =
+  | (EventBase & {
+      /** registration-timeout: a static member's session expired; it keeps its place and assignment. */
+      type: 'member-offline';
+      policy: 'registration-timeout';
+      memberId: string;
+      groupInstanceId: string;
+      offlineSince: number;
+      /** When the earliest offline member will have been gone registration.timeout.ms. */
+      removeAt: number;
+    })
+  | (EventBase & {
+      /** registration-timeout: an offline member came back (or the policy was turned off). */
+      type: 'member-online';
+      policy: 'registration-timeout';
+      memberId: string;
+      groupInstanceId: string | null;
+      offlineSince: number;
+      via: 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'OffsetCommit' | 'TxnOffsetCommit' | 'policy-changed' | 'membership-mode-changed';
+    });
 
 interface RegistrationState {
   /** Offline members and when their session expired. */

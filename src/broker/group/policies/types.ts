@@ -4,30 +4,25 @@
 //
 // This file is the contract between the coordinator (which applies policies) and the control
 // plane (which sets and shows them). Names exported here are stable; new fields are only added.
+// The names and the settings' shapes are derived from the list of policies (list.ts): each policy
+// file declares its own (definePolicy, define.ts).
 
 import type { GroupState } from '../types.js';
+import type { ConfigOf, NamesOf } from './define.js';
+import { POLICIES } from './list.js';
 
-export const POLICY_NAMES = [
-  'kip345-draft-errors',
-  'registration-timeout',
-  'expansion-timeout',
-  'membership-modes',
-  'kip423-join-reasons',
-] as const;
+/** Every policy's definition (a union). */
+export type PolicyDefinitions = (typeof POLICIES)[number];
+
+/** The policies' names, in list order, e.g. `registration-timeout`. */
+export const POLICY_NAMES = POLICIES.map((p) => p.name) as unknown as NamesOf<typeof POLICIES>;
 export type PolicyName = (typeof POLICY_NAMES)[number];
 
-export interface PolicyConfig {
-  /** Draft error names (MISSING_MEMBER_ID, DUPLICATE_STATIC_MEMBER, NO_STATIC_MEMBER_INFO_SET) mapped onto real codes. */
-  'kip345-draft-errors': { enabled: boolean };
-  /** registration.timeout.ms: offline static members keep their place until this passes. */
-  'registration-timeout': { enabled: boolean; registrationTimeoutMs: number };
-  /** member.expansion.timeout.ms: new static members are held and admitted together. */
-  'expansion-timeout': { enabled: boolean; expansionTimeoutMs: number };
-  /** enableStaticMembership / enableDynamicMembership / forceStaticRebalance and the mode switch rule. */
-  'membership-modes': { enabled: boolean };
-  /** JoinGroup v8+ Reason read as the draft's JoinReason enum. */
-  'kip423-join-reasons': { enabled: boolean };
-}
+/**
+ * Every policy's settings, keyed by its name: `enabled` and what its definition declares, e.g.
+ * `'registration-timeout': { enabled: boolean; registrationTimeoutMs: number }`.
+ */
+export type PolicyConfig = ConfigOf<PolicyDefinitions>;
 
 /** A partial update: only the named policies change; unnamed settings keep their values. */
 export type PolicyUpdate = { [K in PolicyName]?: Partial<PolicyConfig[K]> };
