@@ -27,7 +27,6 @@ import {
   runPairWithRetry,
   runRandomSequence,
   unexplained,
-  scenarioSettings,
   type ScenarioResult,
 } from './suite.js';
 
@@ -48,8 +47,7 @@ beforeAll(async () => {
   const reference = 'reason' in found ? null : found;
   pool = new TargetPool([kmockProvider('kmock'), reference ?? kmockProvider('kmock-2')]);
   // A real broker takes seconds to start: start every settings set's pair up front.
-  const sets = new Map(scenarios.map((s) => [JSON.stringify(scenarioSettings(s)), scenarioSettings(s)]));
-  pool.prestart([...sets.values()]);
+  pool.prestart(scenarios);
   if ('reason' in found) console.info(`conformance: no reference Kafka ${VERSION} (${found.reason}); comparing kmock with a second kmock and the scenarios' expected codes`);
   else console.info(`conformance: kmock vs ${found.name}`);
 }, 180_000);

@@ -42,7 +42,6 @@ import {
   runPairWithRetry,
   runRandomSequence,
   scenarioFails,
-  scenarioSettings,
   unexplained,
   type ScenarioResult,
   type TargetProvider,
@@ -95,7 +94,7 @@ const reference = 'reason' in found ? null : found;
 const pool = new TargetPool([kmockProvider('kmock'), reference ?? kmockProvider('kmock-2')]);
 const scenarios = ALL_SCENARIOS.filter((s) => filter === null || filter.test(s.name));
 const randomWanted = filter === null || filter.test('random');
-pool.prestart([...new Map(scenarios.map((s) => [JSON.stringify(scenarioSettings(s)), scenarioSettings(s)])).values()]);
+pool.prestart(scenarios);
 const selfNote = 'reason' in found ? ` [kmock vs kmock: NOT a conformance check (${found.reason})]` : '';
 console.log(reference === null ? `no reference Kafka ${version} (${found && 'reason' in found ? found.reason : ''}): kmock vs kmock, self-consistency only` : `kmock vs ${reference.name}`);
 
@@ -167,7 +166,7 @@ async function runGateChecks(): Promise<void> {
   for (const m of MUTATIONS) {
     const s = scenarios.find((x) => x.name === m.scenario);
     if (s === undefined) continue;
-    const [, kafka] = await pool.get(scenarioSettings(s));
+    const [, kafka] = await pool.forScenario(s);
     const running: TargetProvider = { name: pool.providers[1].name, kind: 'kafka', start: async () => ({ target: kafka.target, stop: async () => undefined }) };
     const mutated = new TargetPool([mutatedKmockProvider(m), running]);
     try {
@@ -257,7 +256,7 @@ async function runOtherRelease(other: string): Promise<string> {
   const otherResults: ScenarioResult[] = [];
   let random: RandomResult[] = [];
   try {
-    otherPool.prestart([...new Map(scenarios.map((s) => [JSON.stringify(scenarioSettings(s)), scenarioSettings(s)])).values()]);
+    otherPool.prestart(scenarios);
     for (const s of scenarios) {
       const r = await runPairWithRetry(s, otherPool);
       otherResults.push(r);

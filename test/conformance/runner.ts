@@ -213,6 +213,12 @@ export interface Scenario {
   description?: string;
   /** Broker settings (Kafka's names) on top of the base settings; applied to both targets. */
   settings?: Settings;
+  /**
+   * Play on a broker pair of its own, shared only with scenarios giving the same key: for a
+   * scenario whose answers list what exists on the whole broker (all topics), which on a shared
+   * broker includes what other scenarios created (e.g. __transaction_state).
+   */
+  ownBrokers?: string;
   /** Group ids (short names) the runner makes sure the coordinator has loaded before step 1. */
   groups?: string[];
   steps: Step[];

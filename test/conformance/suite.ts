@@ -110,13 +110,17 @@ export function scenarioSettings(s: Scenario): Settings {
   return { ...BASE_SETTINGS, ...(s.settings ?? {}) };
 }
 
-/** Lazily started target pairs, one per distinct settings set; reused across scenarios. */
+/**
+ * Lazily started target pairs, one per distinct settings set (and per `ownBrokers` key, for
+ * scenarios that must not see what other scenarios left on a shared broker); reused across
+ * scenarios.
+ */
 export class TargetPool {
   private readonly pairs = new Map<string, Promise<[RunningTarget, RunningTarget]>>();
   constructor(readonly providers: [TargetProvider, TargetProvider]) {}
 
-  get(settings: Settings): Promise<[RunningTarget, RunningTarget]> {
-    const key = settingsKey(settings);
+  get(settings: Settings, ownBrokers?: string): Promise<[RunningTarget, RunningTarget]> {
+    const key = `${settingsKey(settings)}${ownBrokers === undefined ? '' : `|own:${ownBrokers}`}`;
     let p = this.pairs.get(key);
     if (p === undefined) {
       p = Promise.all([this.providers[0].start(settings), this.providers[1].start(settings)]);
@@ -125,9 +129,14 @@ export class TargetPool {
     return p;
   }
 
-  /** Starts the pairs for these settings sets in the background (a JVM takes seconds). */
-  prestart(all: Settings[]): void {
-    for (const s of all) void this.get(s).catch(() => undefined);
+  /** The pair a scenario plays on. */
+  forScenario(s: Scenario): Promise<[RunningTarget, RunningTarget]> {
+    return this.get(scenarioSettings(s), s.ownBrokers);
+  }
+
+  /** Starts the pairs these scenarios need in the background (a JVM takes seconds). */
+  prestart(scenarios: readonly Scenario[]): void {
+    for (const s of scenarios) void this.forScenario(s).catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -161,7 +170,7 @@ export interface ScenarioResult {
 /** Plays one scenario on both targets at once (same namespace) and compares. */
 export async function runPair(scenario: Scenario, pool: TargetPool): Promise<ScenarioResult> {
   const started = Date.now();
-  const [a, b] = await pool.get(scenarioSettings(scenario));
+  const [a, b] = await pool.forScenario(scenario);
   const ns = newNamespace(scenario.name);
   const [ta, tb] = await Promise.all([runScenario(scenario, a.target, { ns }), runScenario(scenario, b.target, { ns })]);
   const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId, bootstrap: a.target.bootstrapServers });

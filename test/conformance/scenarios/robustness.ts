@@ -36,6 +36,8 @@ function metadataV1WithCount(count: number, rest: Buffer = Buffer.alloc(0)): Buf
 export const robustnessScenarios: Scenario[] = [
   tag(
     scenario('testMetadataNullTopicNameV12', {
+      // Asks for all topics: on a shared broker that lists what other scenarios created too.
+      ownBrokers: 'all-topics',
       mirrors: 'KafkaApis.handleTopicMetadataRequest (the null-name check applies below v12 only)',
       description:
         'Metadata v12 naming a topic by a null name and the zero topic id: Topic.validate(null) throws, answered as MetadataRequest.getErrorResponse (UNKNOWN_SERVER_ERROR for every requested topic, nothing created); with a non-zero id the names are ignored',
@@ -83,6 +85,8 @@ export const robustnessScenarios: Scenario[] = [
   ),
   tag(
     scenario('testNegativeLengthOfNullableFieldIsNull', {
+      // Asks for all topics: on a shared broker that lists what other scenarios created too.
+      ownBrokers: 'all-topics',
       mirrors: "Kafka's generated readers (MetadataRequestData.read, RequestHeaderData.read): a negative length of a nullable array or string is null, not only -1",
       description: 'Metadata v1 with topic count -2 is an all-topics request; a v1 header whose client id length is -2 is a null client id',
       groups: [],
