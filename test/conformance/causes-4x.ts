@@ -97,6 +97,9 @@ function newerThan39(api: string | undefined, version: number | undefined): bool
 
 /** Topic configs Kafka 3.9 describes and 4.0 removed from LogConfig (KIP-724, KIP-937). */
 const TOPIC_CONFIGS_REMOVED_IN_4 = new Set(['message.downconversion.enable', 'message.format.version', 'message.timestamp.difference.max.ms']);
+/** API keys Kafka 4.x added after 3.9 that a 4.4.0 broker listener serves (4.4.0's *Request.json specs). */
+const API_KEYS_ADDED_IN_4X = new Set([76, 77, 78, 79, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94]);
+
 /** Topic configs later 4.x releases added (present in 4.4.0's LogConfig, absent from 4.0.0's). */
 const TOPIC_CONFIGS_ADDED_IN_4X = new Set([
   'errors.deadletterqueue.group.enable',
@@ -431,6 +434,27 @@ function explainedByBatchLeave(d: Difference, ctx: CauseContext): boolean {
 // The causes
 
 export const CAUSES_4X: Cause[] = [
+  {
+    id: 'kafka-4x-new-apis',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    request: /^ApiVersions v/,
+    path: /^response\.apiKeys\[apiKey=\d+\]$/,
+    when: (d) => d.a === undefined && d.b !== undefined && API_KEYS_ADDED_IN_4X.has(Number(/apiKey=(\d+)/.exec(d.path)![1])),
+    cause:
+      'ApiVersions: APIs Kafka 4.x added after 3.9, served on a 4.4.0 broker listener (the *Request.json specs of 4.4.0, "listeners": ["broker"]): share groups (KIP-932: ShareGroupHeartbeat 76, ShareGroupDescribe 77, ShareFetch 78, ShareAcknowledge 79, the share-group state APIs 83-87, DescribeShareGroupOffsets 90, AlterShareGroupOffsets 91, DeleteShareGroupOffsets 92), streams groups (KIP-1071: StreamsGroupHeartbeat 88, StreamsGroupDescribe 89, StreamsGroupTopologyDescriptionUpdate 93) and UnregisterController 94. kmock serves Kafka 3.9\'s APIs.',
+  },
+  {
+    id: 'kafka-4x-deleted-topic-keeps-empty-group',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    scenario: /^testOffsetsOfDeletedTopicAreRemoved$/,
+    request: /^(DescribeGroups|ListGroups) v\d+ \((describe|list-groups) after (delete|re-create)\)$/,
+    path: /^response\.groups\[groupId=[^\]]+\](\.groupState)?$/,
+    when: (d) => (d.path.endsWith('groupState') ? d.a === 'Dead' && d.b === 'Empty' : d.a === undefined && (d.b as JsonObject | null)?.groupState === 'Empty'),
+    cause:
+      'A simple group whose only offsets were those of a deleted topic: Kafka 3.9 drops the offsets and, in the same step, the group that is now Empty without offsets (GroupMetadataManager.cleanupGroupMetadata, called from GroupCoordinator.onPartitionsDeleted), so it is Dead and not listed. The 4.x coordinator only writes the offsets\' tombstones on the deletion (GroupCoordinatorService.onPartitionsDeleted -> OffsetMetadataManager.onPartitionsDeleted) and deletes empty groups in its periodic cleanup (GroupCoordinatorShard.cleanupGroupMetadata, every offsets.retention.check.interval.ms), so the group is still Empty right after. The offsets are gone on both. kmock follows 3.9.',
+  },
   {
     id: 'kafka-4x-broker-configs',
     kind: 'kafka-4x-change',

@@ -119,7 +119,8 @@ try {
     if (short.length > 0) failing++;
     console.log(short.length === 0 ? 'random sequence coverage: floor met' : `FAIL: random sequence coverage below the floor: ${short.join('; ')}`);
   }
-  if (reference !== null) await runGateChecks();
+  // Against the release kmock follows: a 4.x reference differs by design where the mutations are.
+  if (reference !== null && /^kafka-3\.9\./.test(reference.name)) await runGateChecks();
   await pool.close();
   // A cause no difference matched in a complete run against the release it was written for is
   // stale: kmock changed (remove it) or the scenario no longer shows it.
