@@ -142,6 +142,7 @@ describe('setting names', () => {
     for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
       expect(() => applySetting(config, name, '1')).toThrow(/unknown setting/);
     }
+    expect(() => validatePolicyUpdate({ 'registration-timeout': { toString: 5 } })).toThrow(/unknown field "toString"/);
     applySetting(config, 'num.partitions', '3');
     applySetting(config, 'numPartitions', '4');
     expect(config.numPartitions).toBe(4);

@@ -61,7 +61,7 @@ export function validatePolicyUpdate(update: unknown): PolicyUpdate {
     const entry: Record<string, unknown> = {};
     for (const [field, v] of Object.entries(value as Record<string, unknown>)) {
       if (v === undefined) continue;
-      const kind = FIELDS[name][field];
+      const kind = Object.hasOwn(FIELDS[name], field) ? FIELDS[name][field] : undefined; // own fields only: not "toString"
       if (kind === undefined) {
         throw new PolicyError(`unknown field "${field}" of policy "${name}" (fields: ${Object.keys(FIELDS[name]).join(', ')})`);
       }
