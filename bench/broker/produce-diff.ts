@@ -28,22 +28,14 @@ const src = (p: string) => join(REPO, 'src', p);
 const show = (path: string) => execFileSync('git', ['show', `${rev}:${path}`], { cwd: REPO, encoding: 'utf8' });
 const oldLogFile = join(dir, 'old-partition-log.mts');
 const oldProduceFile = join(dir, 'old-produce.mts');
-writeFileSync(
-  oldLogFile,
-  show('src/broker/log/partition-log.ts')
-    .replace(/from '\.\.\/errors\.js'/g, `from '${src('codec/errors.js')}'`)
-    .replace(/from '\.\.\/\.\.\/codec\//g, `from '${src('codec/')}`)
-    .replace(/from '\.\/producer-state\.js'/g, `from '${src('broker/log/producer-state.js')}'`)
-    .replace(/from '\.\/up-convert\.js'/g, `from '${src('broker/log/up-convert.js')}'`),
-);
+// The old files' relative imports point at this tree's src/ (whatever modules they name), except
+// the produce handler's partition-log, which is the old one.
+const redirect = (code: string, from: string) =>
+  code.replace(/from '(\.{1,2}\/[^']+)'/g, (_m, rel: string) => `from '${join(REPO, 'src', from, rel)}'`.replace(/\/src\/broker\/errors\.js'$/, "/src/codec/errors.js'"));
+writeFileSync(oldLogFile, redirect(show('src/broker/log/partition-log.ts'), 'broker/log'));
 writeFileSync(
   oldProduceFile,
-  show('src/broker/handlers/produce.ts')
-    .replace(/from '\.\.\/errors\.js'/g, `from '${src('codec/errors.js')}'`)
-    .replace(/from '\.\.\/\.\.\/codec\//g, `from '${src('codec/')}`)
-    .replace(/from '\.\.\/log\/partition-log\.js'/g, `from '${oldLogFile}'`)
-    .replace(/from '\.\.\/log\/topics\.js'/g, `from '${src('broker/log/topics.js')}'`)
-    .replace(/from '\.\/types\.js'/g, `from '${src('broker/handlers/types.js')}'`),
+  redirect(show('src/broker/handlers/produce.ts').replace(/from '\.\.\/log\/partition-log\.js'/g, `from '${oldLogFile}'`), 'broker/handlers'),
 );
 const Old = (await import(pathToFileURL(oldLogFile).href)) as typeof New;
 const OldProduce = (await import(pathToFileURL(oldProduceFile).href)) as { produceHandler: typeof newHandler };
@@ -202,7 +194,7 @@ function fakeBroker(Log: typeof New.PartitionLog, configs: Map<string, string>, 
   const broker = {
     topics,
     config: { logMessageTimestampType: 'CreateTime' },
-    log: { debug() {} },
+    log: { debug() {}, info() {}, warn() {} },
     fetchWaiters: { notify: (t: string, p: number) => notified.push(`${t}-${p}`) },
     connections: [{ info: 'conn', close: (why: string) => closed.push(why) }],
   };
@@ -244,9 +236,18 @@ for (let i = 0; i < M; i++) {
     const reqO = mkReq();
     const reqN = mkReq();
     const clientId = rnd() < 0.1 ? '__admin_client' : 'c';
-    const ctx = (b: unknown) => ({ broker: b, connection: 'conn', header: { apiKey: 0, apiVersion: version, correlationId: 1, clientId }, apiVersion: version, receivedAt: 0 });
-    const ro = run(() => oldHandler.handle(ctx(o.broker) as never, reqO as never));
-    const rn = run(() => newHandler.handle(ctx(n.broker) as never, reqN as never));
+    // Both shapes of the request context: `broker` (before the composition root) and `services` with `closeConnection`.
+    const ctx = (f: { broker: unknown; closed: string[] }) => ({
+      broker: f.broker,
+      services: f.broker,
+      closeConnection: (why: string) => f.closed.push(why),
+      connection: 'conn',
+      header: { apiKey: 0, apiVersion: version, correlationId: 1, clientId },
+      apiVersion: version,
+      receivedAt: 0,
+    });
+    const ro = run(() => oldHandler.handle(ctx(o) as never, reqO as never));
+    const rn = run(() => newHandler.handle(ctx(n) as never, reqN as never));
     const norm = (r: typeof ro) => ('ok' in r && r.ok instanceof Promise ? { promise: true } : r);
     const key = 'ok' in ro ? (typeof ro.ok === 'symbol' ? 'no response' : JSON.stringify((ro.ok as any).responses?.[0]?.partitionResponses?.[0]?.errorCode)) : 'throw';
     hOutcomes.set(key, (hOutcomes.get(key) ?? 0) + 1);
