@@ -74,6 +74,11 @@ export interface Cause {
   /** The difference must also satisfy this (a throw counts as false). */
   when?: (d: Difference, ctx: CauseContext) => boolean;
   cause: string;
+  /**
+   * Why a complete run may show no such difference (it depends on something that varies by run,
+   * e.g. the random namespace a group id gets): the stale-cause check then skips the entry.
+   */
+  intermittent?: string;
 }
 
 export interface ClassifiedDifference extends Difference {
@@ -246,5 +251,5 @@ export function classify(scenario: string, d: Difference, mode: 'reference' | 's
 export function staleCauses(list: readonly Cause[], seen: Iterable<ClassifiedDifference>, keep: (c: Cause) => boolean = () => true): Cause[] {
   const hit = new Set<string>();
   for (const d of seen) if (d.cause) hit.add(d.cause.id);
-  return list.filter((c) => keep(c) && !hit.has(c.id));
+  return list.filter((c) => keep(c) && c.intermittent === undefined && !hit.has(c.id));
 }

@@ -95,6 +95,7 @@ describe('cause rules', () => {
     const unused: Cause = { id: 'unused', kind: 'deliberate', request: /^Fetch/, path: /records$/, cause: '' };
     const seen = [classifyWith([used, unused], 's', diff(), 'reference')!];
     expect(staleCauses([used, unused], seen).map((c) => c.id)).toEqual(['unused']);
+    expect(staleCauses([used, { ...unused, intermittent: 'depends on the run' }], seen)).toEqual([]);
   });
 
   it('a closed-loop sequence accepts later differences only after an accepted first divergence', () => {
