@@ -9,6 +9,9 @@ export * as codec from './codec/index.js';
 // which startKmock loads only when `adminPort` is set.
 export { ControlPlane } from './broker/control/model.js';
 export { ControlError } from './broker/control/errors.js';
+export type { ClockControl, ClockMoveView, ClockSettingInput, WaitForTimerOptions } from './broker/control/clock.js';
+export type { ClockSetting, ClockView, PendingTimer } from './broker/time/broker-clock.js';
+export { DETERMINISTIC_EPOCH_MS } from './broker/config.js';
 export type { FaultsView } from './broker/control/faults.js';
 export type {
   AssignmentView,

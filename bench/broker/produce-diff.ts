@@ -194,6 +194,7 @@ function fakeBroker(Log: typeof New.PartitionLog, configs: Map<string, string>, 
   const broker = {
     topics,
     config: { logMessageTimestampType: 'CreateTime' },
+    clock: { now: () => Date.now() },
     log: { debug() {}, info() {}, warn() {} },
     fetchWaiters: { notify: (t: string, p: number) => notified.push(`${t}-${p}`) },
     connections: [{ info: 'conn', close: (why: string) => closed.push(why) }],
@@ -245,6 +246,7 @@ for (let i = 0; i < M; i++) {
       header: { apiKey: 0, apiVersion: version, correlationId: 1, clientId },
       apiVersion: version,
       receivedAt: 0,
+      receivedAtClock: 0,
     });
     const ro = run(() => oldHandler.handle(ctx(o) as never, reqO as never));
     const rn = run(() => newHandler.handle(ctx(n) as never, reqN as never));

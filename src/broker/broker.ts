@@ -14,6 +14,9 @@ import { FetchWaiters } from './log/fetch-waiters.js';
 import { ProducerIdManager } from './log/producer-ids.js';
 import { GroupCoordinator, isPolicyEvent, type GroupEvent } from './group/index.js';
 import { TopicDeletions, type AdvertisedListener, type BrokerServices } from './services.js';
+import { BrokerClock } from './time/broker-clock.js';
+import { DETERMINISTIC_EPOCH_MS } from './config.js';
+import { randomIds, SeededIds, type IdSource } from './ids.js';
 
 export interface BrokerStats {
   connectionsOpened: number;
@@ -22,14 +25,17 @@ export interface BrokerStats {
 
 export class Broker implements ConnectionDeps {
   readonly handlers = new Map<number, ApiHandler>();
-  readonly topics = new TopicStore();
+  /** Every timer and timestamp of this broker (time/broker-clock.ts). */
+  readonly clock: BrokerClock;
+  readonly ids: IdSource;
+  readonly topics: TopicStore;
   readonly fetchWaiters = new FetchWaiters();
   readonly producerIds = new ProducerIdManager();
   readonly topicDeletions = new TopicDeletions();
   readonly connections = new Set<Connection>();
   readonly stats: BrokerStats = { connectionsOpened: 0, requests: 0 };
   readonly log: Logger;
-  /** The classic group coordinator (a pure state machine; timers are real here). */
+  /** The classic group coordinator (a pure state machine on the broker's clock). */
   readonly groups: GroupCoordinator;
   /** Listeners of group events (the control plane and tests subscribe here). */
   readonly groupEventListeners = new Set<(e: GroupEvent) => void>();
@@ -46,7 +52,17 @@ export class Broker implements ConnectionDeps {
   ) {
     this.log = logger ?? pino({ level: config.logLevel, base: undefined });
     for (const h of HANDLERS) this.handlers.set(h.apiKey, h as ApiHandler);
+    this.clock = new BrokerClock({
+      setting: config.clock,
+      startMs: config.clockStartMs ?? (config.deterministic && config.clock === 'manual' ? DETERMINISTIC_EPOCH_MS : undefined),
+      onTimerError: (name, err) => this.log.error({ timer: name, err: String((err as Error)?.stack ?? err) }, 'timer failed'),
+    });
+    this.ids = config.deterministic ? new SeededIds(String(config.seed)) : randomIds;
+    this.topics = new TopicStore({ clock: this.clock, ids: this.ids, startedAt: this.clock.now() });
     this.groups = new GroupCoordinator({
+      clock: this.clock,
+      timers: this.clock,
+      generateUuid: (groupId, prefix) => this.ids.memberUuid(groupId, prefix),
       groupMinSessionTimeoutMs: config.groupMinSessionTimeoutMs,
       groupMaxSessionTimeoutMs: config.groupMaxSessionTimeoutMs,
       groupMaxSize: config.groupMaxSize,
@@ -62,6 +78,9 @@ export class Broker implements ConnectionDeps {
     this.services = {
       config,
       log: this.log,
+      clock: this.clock,
+      ids: this.ids,
+      clusterId: config.clusterId ?? this.ids.clusterId(),
       topics: this.topics,
       fetchWaiters: this.fetchWaiters,
       groups: this.groups,
@@ -105,6 +124,7 @@ export class Broker implements ConnectionDeps {
   shutdown(): void {
     this.groups.close();
     this.closeConnections();
+    this.clock.close();
   }
 
   private onGroupEvent(e: GroupEvent): void {

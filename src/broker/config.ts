@@ -3,6 +3,7 @@
 // catalog (types, defaults, documentation, DescribeConfigs) is in ./config/.
 
 import { KMOCK_BROKER_SETTINGS } from './config/broker-configs.js';
+import { ClockError, parseClockSetting, type ClockSetting } from './time/broker-clock.js';
 import { PolicyError, mergePolicyUpdates, parsePolicies, validatePolicyUpdate, type PolicyUpdate } from './group/policies/index.js';
 
 export interface BrokerConfig {
@@ -13,7 +14,8 @@ export interface BrokerConfig {
   advertisedHost?: string;
   advertisedPort?: number;
   nodeId: number;
-  clusterId: string;
+  /** The cluster id Metadata and DescribeCluster report; unset: kmock's fixed one, or the seed's. */
+  clusterId?: string;
   rack: string | null;
 
   /** socket.request.max.bytes: frames larger than this are refused before being buffered. */
@@ -43,6 +45,22 @@ export interface BrokerConfig {
   /** offsets.retention.minutes (kept for DescribeConfigs; offsets never expire in memory). */
   offsetsRetentionMinutes: number;
 
+  /**
+   * How the broker's clock moves (time/broker-clock.ts, docs/testing.md): 'system' (real time),
+   * 'manual' (only when the test advances it) or { speed: N } (real time, N times faster). As
+   * text (`--clock`): system, manual, 10x.
+   */
+  clock: ClockSetting;
+  /** The clock's time at start (epoch ms); default: real time, or DETERMINISTIC_EPOCH_MS. */
+  clockStartMs?: number;
+  /**
+   * Ids from `seed` instead of random ones (ids.ts): topic ids, member ids, the cluster id; and a
+   * manual clock starts at DETERMINISTIC_EPOCH_MS, so log-append times repeat too.
+   */
+  deterministic: boolean;
+  /** The seed of a deterministic broker. */
+  seed: number;
+
   /** Write each request and response, decoded, as one JSON line on the log. */
   trace: boolean;
   /** Log level for structured lines: 'silent' | 'error' | 'warn' | 'info' | 'debug'. */
@@ -61,7 +79,6 @@ export const DEFAULT_CONFIG: BrokerConfig = {
   host: '127.0.0.1',
   port: 9092,
   nodeId: 1,
-  clusterId: 'kmock-cluster-00000001',
   rack: null,
   socketRequestMaxBytes: 104857600,
   connectionsMaxIdleMs: 600000,
@@ -75,6 +92,9 @@ export const DEFAULT_CONFIG: BrokerConfig = {
   groupMaxSessionTimeoutMs: 1800000,
   groupMaxSize: 2147483647,
   offsetsRetentionMinutes: 10080,
+  clock: 'system',
+  deterministic: false,
+  seed: 0,
   trace: false,
   logLevel: 'info',
   policies: {},
@@ -85,16 +105,22 @@ export const DEFAULT_CONFIG: BrokerConfig = {
  * (config/broker-configs.ts) that name the BrokerConfig field holding them, which is the one place
  * a Kafka name is mapped to a kmock setting.
  */
+/** Where a deterministic broker's manual clock starts: 2025-01-01T00:00:00.000Z. */
+export const DETERMINISTIC_EPOCH_MS = Date.UTC(2025, 0, 1);
+
 export const KAFKA_SETTING_NAMES: Record<string, keyof BrokerConfig> = Object.fromEntries(
   KMOCK_BROKER_SETTINGS.map((k) => [k.name, k.setting]),
 );
 
 export class ConfigError extends Error {}
 
+/** Settings without a default that text may still set (by their kmock name). */
+const OPTIONAL_SETTINGS: ReadonlySet<string> = new Set(['clusterId', 'clockStartMs', 'advertisedHost', 'advertisedPort']);
+
 /** Applies one setting given as text (from a flag, `--set k=v` or a config file). */
 export function applySetting(config: BrokerConfig, name: string, text: string): void {
   // Own properties only: "toString" or "__proto__" is no setting.
-  const key = (Object.hasOwn(KAFKA_SETTING_NAMES, name) ? KAFKA_SETTING_NAMES[name] : Object.hasOwn(DEFAULT_CONFIG, name) ? name : undefined) as
+  const key = (Object.hasOwn(KAFKA_SETTING_NAMES, name) ? KAFKA_SETTING_NAMES[name] : Object.hasOwn(DEFAULT_CONFIG, name) || OPTIONAL_SETTINGS.has(name) ? name : undefined) as
     | keyof BrokerConfig
     | undefined;
   if (key === undefined) throw new ConfigError(`unknown setting "${name}"`);
@@ -106,7 +132,14 @@ export function applySetting(config: BrokerConfig, name: string, text: string): 
     } catch (e) {
       throw new ConfigError(`${name}: ${(e as Error).message}`);
     }
-  } else if (typeof current === 'number') {
+  } else if (key === 'clock') {
+    try {
+      config.clock = parseClockSetting(text);
+    } catch (e) {
+      if (e instanceof ClockError) throw new ConfigError(e.message);
+      throw e;
+    }
+  } else if (typeof current === 'number' || key === 'clockStartMs' || key === 'advertisedPort') {
     const n = Number(text);
     if (!Number.isInteger(n)) throw new ConfigError(`${name} must be an integer, got "${text}"`);
     target[key] = n;
@@ -149,6 +182,13 @@ export function resolveConfig(overrides: Partial<BrokerConfig> = {}): BrokerConf
     if (e instanceof PolicyError) throw new ConfigError(`policies: ${e.message}`);
     throw e;
   }
+  if (typeof c.clock === 'string' && c.clock !== 'system' && c.clock !== 'manual') {
+    throw new ConfigError(`clock must be 'system', 'manual' or { speed: N }, got "${String(c.clock)}"`);
+  }
+  if (typeof c.clock === 'object' && !(Number.isFinite(c.clock.speed) && c.clock.speed > 0)) {
+    throw new ConfigError(`clock speed must be a number > 0, got ${c.clock.speed}`);
+  }
+  if (!Number.isSafeInteger(c.seed)) throw new ConfigError(`seed must be an integer, got ${c.seed}`);
   if (c.adminPort !== undefined && (!Number.isInteger(c.adminPort) || c.adminPort < 0 || c.adminPort > 65535)) {
     throw new ConfigError(`admin port must be an integer between 0 and 65535, got ${c.adminPort}`);
   }

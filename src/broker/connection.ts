@@ -6,7 +6,6 @@
 // meantime). That keeps responses in request order even when a handler waits (JoinGroup, a
 // Fetch long poll) and gives pipelined requests the same semantics as on a real broker.
 import type { Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   apiByKey,
   decodeRequest,
@@ -17,6 +16,7 @@ import {
   type ApiTypes,
   type RequestHeaderInfo,
 } from '../codec/index.js';
+import type { TimerHandle } from './group/clock.js';
 import { NO_RESPONSE, type ApiHandler, type RequestContext } from './handlers/types.js';
 import type { BrokerServices } from './services.js';
 
@@ -75,7 +75,9 @@ export class Connection {
   private readPaused = false;
   /** The client closed its side while a request was in flight (see onPeerGone). */
   private peerGone = false;
-  private idleTimer: NodeJS.Timeout | undefined;
+  /** The idle check (connections.max.idle.ms) and when data last arrived, on the broker's clock. */
+  private idleTimer: TimerHandle | undefined;
+  private lastReceivedAt = 0;
   private readonly services: BrokerServices;
   private readonly closeThis = (why: string) => this.close(why);
 
@@ -101,7 +103,7 @@ export class Connection {
   close(why: string): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer?.cancel();
     this.frames = [];
     this.pending = [];
     this.socket.destroy();
@@ -141,21 +143,33 @@ export class Connection {
     else done.finally(() => this.close('closed by peer')).catch(() => undefined);
   }
 
-  /** Restarts the idle timer (connections.max.idle.ms). */
+  /** Restarts the idle count (connections.max.idle.ms): runs on every chunk received. */
   private touch(): void {
-    // One timer per connection, re-armed with refresh(): this runs on every chunk received.
-    if (this.idleTimer) {
-      this.idleTimer.refresh();
-      return;
-    }
-    const ms = this.services.config.connectionsMaxIdleMs;
-    if (ms > 0) {
-      this.idleTimer = setTimeout(() => {
-        if (!this.busy) this.close('idle');
-        else this.touch();
-      }, ms);
-      this.idleTimer.unref();
-    }
+    this.lastReceivedAt = this.services.clock.now();
+    if (this.idleTimer === undefined) this.armIdleCheck(this.services.config.connectionsMaxIdleMs);
+  }
+
+  /**
+   * One timer per connection, not one per chunk: when it fires it closes the connection if
+   * nothing arrived for the whole idle time (and no request is in flight), else it checks again
+   * when the idle time since the last data would be up.
+   */
+  private armIdleCheck(delayMs: number): void {
+    const idleMs = this.services.config.connectionsMaxIdleMs;
+    if (idleMs <= 0 || this.closed) return;
+    this.idleTimer = this.services.clock.schedule(
+      delayMs,
+      () => {
+        this.idleTimer = undefined;
+        if (this.closed) return;
+        const now = this.services.clock.now();
+        if (this.busy) this.lastReceivedAt = now;
+        const quietMs = now - this.lastReceivedAt;
+        if (quietMs >= idleMs) this.close('idle');
+        else this.armIdleCheck(idleMs - quietMs);
+      },
+      { name: `idle connection ${this.info.id}`, housekeeping: true },
+    );
   }
 
   // ---- framing -----------------------------------------------------------------------------------
@@ -325,6 +339,7 @@ export class Connection {
       header: decoded.header,
       apiVersion: decoded.header.apiVersion,
       receivedAt: performance.now(),
+      receivedAtClock: this.services.clock.now(),
     };
     this.deps.stats.requests++;
     this.info.clientId = decoded.header.clientId;
@@ -343,7 +358,9 @@ export class Connection {
 
   /** A request the control plane delays and/or answers with an injected error. */
   private async handleFaulted(ctx: RequestContext, served: ApiHandler, request: unknown, fault: RequestFault): Promise<void> {
-    if (fault.delayMs > 0) await sleep(fault.delayMs, undefined, { ref: false });
+    if (fault.delayMs > 0) {
+      await new Promise<void>((resolve) => this.services.clock.schedule(fault.delayMs, resolve, { name: `injected latency (connection ${this.info.id})` }));
+    }
     if (this.closed) return;
     const response = fault.respond ? fault.respond(request, ctx.apiVersion) : await served.handle(ctx, request as never);
     this.respond(ctx, request, response);
@@ -354,12 +371,18 @@ export class Connection {
     const h = ctx.header;
     const trace = this.services.config.trace;
     if (response === NO_RESPONSE) {
-      if (trace) this.trace(h, request, null, performance.now() - ctx.receivedAt);
+      if (trace) this.trace(h, request, null, this.elapsedMs(ctx));
       return;
     }
     const chunks = encodeResponseChunks(h.apiKey as keyof ApiTypes, h.apiVersion, h.correlationId, response as never);
     this.write(chunks);
-    if (trace) this.trace(h, request, response, performance.now() - ctx.receivedAt);
+    if (trace) this.trace(h, request, response, this.elapsedMs(ctx));
+  }
+
+  /** How long the request took: real time, or the broker clock's on a deterministic broker (so traces repeat). */
+  private elapsedMs(ctx: RequestContext): number {
+    if (this.services.config.deterministic) return this.services.clock.now() - ctx.receivedAtClock;
+    return performance.now() - ctx.receivedAt;
   }
 
   private write(chunks: Buffer[]): void {

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { Broker } from './broker.js';
 import { resolveConfig, type BrokerConfig } from './config.js';
 import { ControlPlane } from './control/model.js';
+import type { ClockControl } from './control/clock.js';
 // The admin HTTP API (and node:http with it) loads only when `adminPort` is set: most brokers
 // never serve it, and loading node:http costs start-up time.
 import type { AdminServer } from './control/http.js';
@@ -32,6 +33,11 @@ export interface Kmock {
    * (`adminPort`) and `kmock admin` serve (docs/control-plane.md); bad input throws ControlError.
    */
   readonly control: ControlPlane;
+  /**
+   * The broker's clock (`control.clock`): with `clock: 'manual'` time moves only when the test
+   * calls `advance(ms)` or `runUntilIdle()`; every broker timer runs on it (docs/testing.md).
+   */
+  readonly clock: ClockControl;
   /** The admin HTTP API's bound port and base URL, when `adminPort` was set. */
   readonly adminPort: number | undefined;
   readonly adminUrl: string | undefined;
@@ -79,6 +85,7 @@ export async function startKmock(options: KmockOptions = {}): Promise<Kmock> {
     port,
     broker,
     control,
+    clock: control.clock,
     adminPort: admin?.port,
     adminUrl: admin?.url,
     close() {

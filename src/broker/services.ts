@@ -5,9 +5,11 @@
 import type { Logger } from 'pino';
 import type { BrokerConfig } from './config.js';
 import type { GroupCoordinator } from './group/index.js';
+import type { IdSource } from './ids.js';
 import type { FetchWaiters } from './log/fetch-waiters.js';
 import type { ProducerIdManager } from './log/producer-ids.js';
 import type { TopicStore } from './log/topics.js';
+import type { BrokerClock } from './time/broker-clock.js';
 
 /** Where Metadata, FindCoordinator, DescribeCluster and Fetch tell clients to connect. */
 export interface AdvertisedListener {
@@ -45,6 +47,12 @@ export class TopicDeletions {
 export interface BrokerServices {
   readonly config: BrokerConfig;
   readonly log: Logger;
+  /** The broker's one clock: every timer and timestamp (real, scaled or moved by the test). */
+  readonly clock: BrokerClock;
+  /** Topic and member ids: random, or from the seed of a deterministic broker. */
+  readonly ids: IdSource;
+  /** config.clusterId, or the one this broker made up (kmock's fixed id, or the seed's). */
+  readonly clusterId: string;
   readonly topics: TopicStore;
   /** Fetch long polls waiting for records on a partition (woken by appends and deletions). */
   readonly fetchWaiters: FetchWaiters;

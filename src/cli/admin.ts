@@ -37,6 +37,10 @@ act
   latency API_KEY MS                   add MS of latency to every request of the API (0 removes it)
   clear-faults                         remove all injected errors and latencies
   drop-connections [--client-id X]     close the connections of client id X (default: all)
+  clock                                the broker's clock: mode, time, pending timers
+  clock advance MS                     move the clock MS forward, firing what falls due in order
+  clock run-until-idle                 fire every pending timer but housekeeping, in order
+  clock set MODE                       system, manual, or a speed such as 10x
 watch
   events [--group ID] [--type T]... [--count N] [--timeout-ms N]
                                        group events, one JSON line each (until N events, or forever)`;
@@ -163,6 +167,9 @@ export async function adminCommand(argv: string[], io: Io, fetchImpl: FetchFn = 
         allowed('client-id');
         arity(0, 0, '[--client-id X]');
         return print(await api.call('POST', '/connections/drop', values['client-id'] === undefined ? {} : { clientId: values['client-id'] }));
+      case 'clock':
+        allowed();
+        return print(await clock(api, args));
       case 'events': {
         allowed('group', 'type', 'count', 'timeout-ms');
         arity(0, 0, '[--group ID] [--type T]... [--count N] [--timeout-ms N]');
@@ -180,6 +187,16 @@ export async function adminCommand(argv: string[], io: Io, fetchImpl: FetchFn = 
     }
     throw e;
   }
+}
+
+async function clock(api: AdminClient, args: string[]): Promise<unknown> {
+  const [sub, ...rest] = args;
+  const usage = 'usage: kmock admin clock [advance MS | run-until-idle | set MODE]';
+  if (sub === undefined) return api.call('GET', '/clock');
+  if (sub === 'advance' && rest.length === 1) return api.call('POST', '/clock/advance', { ms: intArg(rest[0]!, 'MS') });
+  if (sub === 'run-until-idle' && rest.length === 0) return api.call('POST', '/clock/run-until-idle', {});
+  if (sub === 'set' && rest.length === 1) return api.call('PUT', '/clock', { mode: rest[0] });
+  throw new UsageError(usage);
 }
 
 async function policies(

@@ -23,6 +23,11 @@ export const START_USAGE = `usage: kmock start [options]
   --config FILE               Kafka-style properties file (key=value)
   --set KEY=VALUE             any setting by its Kafka name, repeatable
   --policy TEXT               draft policies on or off, repeatable (below)
+  --clock MODE                how the broker's clock moves: system (default), manual (only when
+                              advanced: kmock admin clock advance MS), or a speed such as 10x
+  --deterministic             ids from --seed instead of random (topic, member, cluster ids);
+                              a manual clock then starts at 2025-01-01T00:00:00Z
+  --seed N                    the seed of --deterministic (default 0)
   --trace                     log every request and response, decoded, as JSON lines
   --admin-port P              serve the control plane's HTTP API on 127.0.0.1:P (0 = any free port)
   --log-level L               silent|error|warn|info|debug (default info)
@@ -51,6 +56,9 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
       set: { type: 'string', multiple: true },
       policy: { type: 'string', multiple: true },
       trace: { type: 'boolean' },
+      clock: { type: 'string' },
+      deterministic: { type: 'boolean' },
+      seed: { type: 'string' },
       'log-level': { type: 'string' },
       'admin-port': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -88,6 +96,15 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
     }
   }
   if (values.trace) config.trace = true;
+  if (values.clock !== undefined) {
+    try {
+      applySetting(config, 'clock', values.clock);
+    } catch (e) {
+      throw new UsageError(`--clock: ${(e as Error).message}`);
+    }
+  }
+  if (values.deterministic) config.deterministic = true;
+  if (values.seed !== undefined) applySetting(config, 'seed', values.seed);
   if (values['log-level'] !== undefined) config.logLevel = values['log-level'];
   if (values['admin-port'] !== undefined) {
     const p = values['admin-port'];
@@ -106,10 +123,21 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
     signals.once('SIGINT', () => stop('SIGINT'));
     signals.once('SIGTERM', () => stop('SIGTERM'));
   });
+  if (kmock.clock.view().mode === 'manual' && kmock.adminUrl === undefined) {
+    logger.warn('the clock is manual and there is no --admin-port: nothing can advance it, so no broker timer will fire');
+  }
   io.stdout(`listening on ${kmock.host}:${kmock.port}\n`);
   if (kmock.adminUrl !== undefined) io.stdout(`admin API on ${kmock.adminUrl}\n`);
   logger.info(
-    { host: kmock.host, port: kmock.port, advertised: kmock.bootstrapServers, nodeId: config.nodeId, admin: kmock.adminUrl },
+    {
+      host: kmock.host,
+      port: kmock.port,
+      advertised: kmock.bootstrapServers,
+      nodeId: config.nodeId,
+      admin: kmock.adminUrl,
+      clock: kmock.clock.view().mode,
+      ...(config.deterministic ? { deterministic: true, seed: config.seed } : {}),
+    },
     'kmock started',
   );
   return stopped;

@@ -77,6 +77,13 @@ export function adminRoutes(control: ControlPlane): Route[] {
       noFields(body, 'body');
       return control.clearFaults();
     }),
+    r('GET', '/clock', () => control.clock.view()),
+    r('PUT', '/clock', ({ body }) => control.clock.set(body)),
+    r('POST', '/clock/advance', ({ body }) => control.clock.advance(noFields(body, 'body', ['ms']).ms)),
+    r('POST', '/clock/run-until-idle', ({ body }) => {
+      noFields(body, 'body', []);
+      return control.clock.runUntilIdle();
+    }),
     r('GET', '/connections', () => control.connections()),
     r('POST', '/connections/drop', ({ body }) => control.dropConnections(body as ConnectionFilter)),
   ];

@@ -13,6 +13,7 @@
 // Every input is validated here (ControlError with a 4xx status and a message). Group changes go
 // through the coordinator's own operations only, so the control plane cannot leave a group in a
 // state the coordinator could not reach by itself.
+import { ClockControl } from './clock.js';
 import { decodeConsumerProtocolAssignment, decodeConsumerProtocolSubscription, errorName } from '../../codec/index.js';
 import type { Broker } from '../broker.js';
 import type { ClassicGroup, GroupEvent } from '../group/index.js';
@@ -202,6 +203,8 @@ export interface ConnectionFilter {
 
 export class ControlPlane {
   readonly faults: FaultInjector;
+  /** The broker's clock: read, advance, run until idle, switch mode (clock.ts). */
+  readonly clock: ClockControl;
   /** Groups given their own policies through the control plane (they may not exist yet). */
   private readonly groupsWithPolicies = new Set<string>();
 
@@ -213,6 +216,7 @@ export class ControlPlane {
       ),
     );
     broker.hooks.interceptor = this.faults;
+    this.clock = new ClockControl(broker.clock, broker.log);
   }
 
   // ==============================================================================================

@@ -1,6 +1,8 @@
 // Time for the group coordinator is injected: the coordinator never calls Date.now or setTimeout
-// itself. Production code passes `systemClock`/`systemTimers`; tests pass one `FakeTimers`, which is
-// both the clock and the timer service, so that a whole rebalance runs in microseconds.
+// itself. A broker passes its own clock (src/broker/time/broker-clock.ts: real, scaled or moved by
+// the test); the coordinator's tests pass one `FakeTimers`, which is both the clock and the timer
+// service, so that a whole rebalance runs in microseconds.
+import { TimerQueue } from '../time/timer-queue.js';
 
 /** Milliseconds since an arbitrary epoch. Only differences matter, except for commit timestamps. */
 export interface Clock {
@@ -12,16 +14,24 @@ export interface TimerHandle {
   cancel(): void;
 }
 
+export interface TimerOptions {
+  /** What the timer is for, as the broker clock lists it (`kmock.clock.pending()`). */
+  name?: string;
+  /** Recurring upkeep that `runUntilIdle` does not wait for (broker-clock.ts). */
+  housekeeping?: boolean;
+}
+
 export interface Timers {
   /** Run `fn` once, `delayMs` (clamped to ≥ 0) after now. */
-  schedule(delayMs: number, fn: () => void): TimerHandle;
+  schedule(delayMs: number, fn: () => void, options?: TimerOptions): TimerHandle;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
 
 /**
  * Real timers. They are `unref()`d: a mock broker must not keep the process alive just because a
- * consumer group has a session timer running.
+ * consumer group has a session timer running. (A broker runs its coordinator on its own clock,
+ * src/broker/time/broker-clock.ts; these serve a coordinator built on its own.)
  */
 export const systemTimers: Timers = {
   schedule(delayMs: number, fn: () => void): TimerHandle {
@@ -30,13 +40,6 @@ export const systemTimers: Timers = {
     return { cancel: () => clearTimeout(t) };
   },
 };
-
-interface FakeTimer {
-  deadline: number;
-  seq: number;
-  fn: () => void;
-  cancelled: boolean;
-}
 
 /**
  * Deterministic clock + timers for tests.
@@ -51,8 +54,7 @@ interface FakeTimer {
  */
 export class FakeTimers implements Clock, Timers {
   private current: number;
-  private seq = 0;
-  private queue: FakeTimer[] = [];
+  private readonly queue = new TimerQueue();
 
   constructor(startMs = 0) {
     this.current = startMs;
@@ -62,30 +64,17 @@ export class FakeTimers implements Clock, Timers {
     return this.current;
   }
 
-  schedule(delayMs: number, fn: () => void): TimerHandle {
-    const timer: FakeTimer = {
-      deadline: this.current + Math.max(0, delayMs),
-      seq: this.seq++,
-      fn,
-      cancelled: false,
-    };
-    this.queue.push(timer);
-    return {
-      cancel: () => {
-        timer.cancelled = true;
-      },
-    };
+  schedule(delayMs: number, fn: () => void, options?: TimerOptions): TimerHandle {
+    const timer = this.queue.add(this.current + Math.max(0, delayMs), fn, options?.name, options?.housekeeping);
+    return { cancel: () => this.queue.cancel(timer) };
   }
 
   /** Move time forward by `ms`, firing every timer that becomes due on the way. */
   advance(ms: number): void {
     if (ms < 0) throw new RangeError(`cannot advance by a negative amount (${ms})`);
     const target = this.current + ms;
-    for (;;) {
-      const next = this.nextDue(target);
-      if (!next) break;
+    for (let next = this.queue.popDue(target); next !== undefined; next = this.queue.popDue(target)) {
       this.current = next.deadline;
-      next.cancelled = true; // a timer fires at most once
       next.fn();
     }
     this.current = target;
@@ -93,22 +82,11 @@ export class FakeTimers implements Clock, Timers {
 
   /** Number of timers scheduled and neither fired nor cancelled. */
   pendingCount(): number {
-    this.queue = this.queue.filter((t) => !t.cancelled);
-    return this.queue.length;
+    return this.queue.size;
   }
 
   /** Deadline of the earliest live timer, if any. */
   nextDeadline(): number | undefined {
-    return this.nextDue(Number.POSITIVE_INFINITY)?.deadline;
-  }
-
-  private nextDue(limit: number): FakeTimer | undefined {
-    let best: FakeTimer | undefined;
-    for (const t of this.queue) {
-      if (t.cancelled || t.deadline > limit) continue;
-      if (!best || t.deadline < best.deadline || (t.deadline === best.deadline && t.seq < best.seq)) best = t;
-    }
-    if (best) this.queue = this.queue.filter((t) => !t.cancelled || t === best);
-    return best;
+    return this.queue.peek()?.deadline;
   }
 }

@@ -48,8 +48,11 @@ export interface GroupCoordinatorConfig {
   offsetsRetentionCheckIntervalMs: number;
   subscribedTopics: SubscribedTopicsHook;
   store: GroupStore;
-  /** Source of the UUID part of generated member ids (`<clientId or instanceId>-<uuid>`). */
-  generateUuid: () => string;
+  /**
+   * Source of the UUID part of generated member ids (`<clientId or instanceId>-<uuid>`), given the
+   * group and that prefix (a deterministic broker draws it from its seed: ../ids.ts).
+   */
+  generateUuid: (groupId: string, prefix: string) => string;
 }
 
 export const alwaysSucceedingStore: GroupStore = {
@@ -68,5 +71,5 @@ export const defaultGroupCoordinatorConfig: Readonly<GroupCoordinatorConfig> = O
   offsetsRetentionCheckIntervalMs: 600_000,
   subscribedTopics: consumerSubscribedTopics,
   store: alwaysSucceedingStore,
-  generateUuid: randomUUID,
+  generateUuid: () => randomUUID(),
 });

@@ -108,7 +108,8 @@ export class GroupMembership {
     if (!group.supportsProtocols(p.protocolType, p.protocols)) {
       return p.callback(joinError('', ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
     }
-    const newMemberId = `${p.groupInstanceId ?? p.client.clientId}-${this.kernel.config.generateUuid()}`;
+    const prefix = p.groupInstanceId ?? p.client.clientId;
+    const newMemberId = `${prefix}-${this.kernel.config.generateUuid(group.groupId, prefix)}`;
     const memberParams = newMemberParams(p, newMemberId, p.groupInstanceId);
 
     if (p.groupInstanceId !== null) {

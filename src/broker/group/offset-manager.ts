@@ -306,10 +306,14 @@ export class OffsetManager {
   private scheduleOffsetCleanup(): void {
     const interval = this.kernel.config.offsetsRetentionCheckIntervalMs;
     if (interval <= 0 || this.kernel.isClosed) return;
-    this.cleanupTimer = this.kernel.timers.schedule(interval, () => {
-      this.kernel.onTimer(() => this.expireOffsets())();
-      this.scheduleOffsetCleanup();
-    });
+    this.cleanupTimer = this.kernel.timers.schedule(
+      interval,
+      () => {
+        this.kernel.onTimer(() => this.expireOffsets())();
+        this.scheduleOffsetCleanup();
+      },
+      { name: 'offsets expiration', housekeeping: true },
+    );
   }
 }
 

@@ -210,6 +210,7 @@ export class RebalanceEngine {
         group.joinPhaseTimer = null;
         this.onCompleteJoin(group);
       }),
+      { name: `rebalance timeout ${group.groupId}` },
     );
     group.joinPhaseTimer = { kind: 'delayed-join', timer };
   }
@@ -241,6 +242,7 @@ export class RebalanceEngine {
           this.onCompleteJoin(group);
         }
       }),
+      { name: `initial rebalance delay ${group.groupId}` },
     );
     group.joinPhaseTimer = { kind: 'initial-delay', timer, delayMs, remainingMs };
   }
@@ -397,6 +399,7 @@ export class RebalanceEngine {
         member.heartbeatTimer = null;
         this.onExpireHeartbeat(group, memberId);
       }),
+      { name: `session timeout ${group.groupId}/${memberId}` },
     );
     member.heartbeatTimer = timer;
   }
@@ -435,6 +438,7 @@ export class RebalanceEngine {
         }
         this.removePendingMemberAndUpdateGroup(group, memberId);
       }),
+      { name: `pending member ${group.groupId}/${memberId}` },
     );
     group.pendingMemberTimers.set(memberId, timer);
   }
@@ -457,6 +461,7 @@ export class RebalanceEngine {
         group.syncExpiration = null;
         this.onExpirePendingSync(group, generationId);
       }),
+      { name: `sync timeout ${group.groupId}` },
     );
     group.syncExpiration = { generationId, timer };
     this.maybeCompleteSyncExpiration(group);

@@ -49,7 +49,7 @@ export const describeClusterHandler = defineHandler({
       errorCode: 0,
       errorMessage: null,
       endpointType: ENDPOINT_BROKER,
-      clusterId: b.config.clusterId,
+      clusterId: b.clusterId,
       controllerId: b.config.nodeId,
       brokers: [{ brokerId: b.config.nodeId, host: b.advertised.host, port: b.advertised.port, rack: b.config.rack }],
       clusterAuthorizedOperations: req.includeClusterAuthorizedOperations ? CLUSTER_AUTHORIZED_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,

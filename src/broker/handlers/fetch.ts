@@ -156,7 +156,7 @@ function longPoll(
     const finish = () => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      timer.cancel();
       b.fetchWaiters.remove(waiter);
       try {
         resolve(respond(ctx, params, withRequests(interesting, readFromLog(b, params, interesting)), erroneous));
@@ -170,9 +170,8 @@ function longPoll(
         if (!done && tryComplete(b, params, interesting, first)) finish();
       },
     };
-    // Unreferenced: a pending long poll does not keep a stopped broker's process alive.
-    const timer = setTimeout(finish, params.maxWaitMs);
-    timer.unref();
+    // On the broker's clock: a test with a manual clock answers a long poll by advancing it.
+    const timer = b.clock.schedule(params.maxWaitMs, finish, { name: `fetch max wait (connection ${ctx.connection.id})` });
     b.fetchWaiters.add(waiter);
   });
 }

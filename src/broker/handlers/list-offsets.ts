@@ -59,7 +59,7 @@ export const listOffsetsHandler = defineHandler({
           if (ts < EARLIEST) return v0(p.partitionIndex, ErrorCode.UNSUPPORTED_VERSION, []);
           if (log === undefined) return v0(p.partitionIndex, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, []);
           try {
-            return v0(p.partitionIndex, 0, log.legacyOffsetsBefore(ts, p.maxNumOffsets).map(BigInt));
+            return v0(p.partitionIndex, 0, log.legacyOffsetsBefore(ts, p.maxNumOffsets, b.clock.now()).map(BigInt));
           } catch {
             // Kafka allocates an array of size min(maxNumOffsets, n): negative sizes throw.
             return v0(p.partitionIndex, ErrorCode.UNKNOWN_SERVER_ERROR, []);

@@ -80,7 +80,7 @@ export const metadataHandler = defineHandler({
     return {
       throttleTimeMs: 0,
       brokers: [{ nodeId: b.config.nodeId, host: b.advertised.host, port: b.advertised.port, rack: b.config.rack }],
-      clusterId: b.config.clusterId,
+      clusterId: b.clusterId,
       controllerId: b.config.nodeId,
       topics,
       clusterAuthorizedOperations: v >= 8 && v <= 10 && req.includeClusterAuthorizedOperations ? ALL_CLUSTER_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,

@@ -101,7 +101,7 @@ export function produceSimple(ctx: RequestContext, req: ProduceRequest): Produce
   }
 
   // 4. ReplicaManager.appendToLocalLog, as in `produce`
-  const now = Date.now();
+  const now = b.clock.now();
   const responses: ProduceResponse['responses'] = acks === 0 ? [] : new Array(topicData.length);
   let failed = false;
   for (let i = 0; i < topicData.length; i++) {
@@ -269,7 +269,7 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
       for (const key of targets.keys()) results.set(key, status(ErrorCode.INVALID_REQUIRED_ACKS));
     } else {
       // 4. ReplicaManager.appendToLocalLog
-      const now = Date.now();
+      const now = b.clock.now();
       const internalAllowed = ctx.header.clientId === ADMIN_CLIENT_ID;
       for (const [key, t] of targets) {
         if (t.topic.isInternal && !internalAllowed) {

@@ -14,6 +14,8 @@ export interface RequestContext {
   apiVersion: number;
   /** performance.now() when the request was dispatched. */
   receivedAt: number;
+  /** The broker clock's time then (services.clock). */
+  receivedAtClock: number;
 }
 
 /** Returned by a handler whose request gets no response (Produce with acks=0). */

@@ -118,11 +118,13 @@ export class PartitionLog {
     readonly topic: string,
     readonly index: number,
     now = Date.now(),
+    /** When the broker started, on its clock (the producer expiration schedule's origin). */
+    brokerStartMs = now,
   ) {
     this.createdAt = now;
     this.lastModified = now;
     this.tp = `${topic}-${index}`;
-    this.producers = new ProducerStateManager(this.tp);
+    this.producers = new ProducerStateManager(this.tp, { scheduleOrigin: brokerStartMs });
   }
 
   get highWatermark(): number {

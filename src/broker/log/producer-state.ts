@@ -21,11 +21,6 @@ export const PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS = 600_000;
 
 const INT32_MAX = 0x7fffffff;
 
-/**
- * Kafka runs the expiration check on a broker-wide schedule that starts with the broker
- * (LogManager's "PeriodicProducerExpirationCheck"); the module load stands in for broker start.
- */
-const SCHEDULE_ORIGIN = Date.now();
 
 /** DefaultRecordBatch.incrementSequence: sequences wrap from Integer.MAX_VALUE to 0. */
 export function incrementSequence(sequence: number, increment: number): number {
@@ -99,6 +94,11 @@ const APPEND: ProducerCheck = { kind: 'append' };
 export interface ProducerStateOptions {
   expirationMs?: number;
   checkIntervalMs?: number;
+  /**
+   * When the broker started (its clock's ms): Kafka runs the expiration check on a broker-wide
+   * schedule that starts with the broker (LogManager's "PeriodicProducerExpirationCheck").
+   */
+  scheduleOrigin?: number;
 }
 
 export class ProducerStateManager {
@@ -113,7 +113,7 @@ export class ProducerStateManager {
   ) {
     this.expirationMs = options.expirationMs ?? PRODUCER_ID_EXPIRATION_MS;
     this.checkIntervalMs = options.checkIntervalMs ?? PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS;
-    this.nextExpirationCheck = SCHEDULE_ORIGIN + this.checkIntervalMs;
+    this.nextExpirationCheck = (options.scheduleOrigin ?? Date.now()) + this.checkIntervalMs;
   }
 
   get size(): number {

@@ -18,7 +18,7 @@
 import type { BrokerServices } from '../services.js';
 import { effectiveTopicConfigs, type EffectiveTopicConfig } from '../config/describe.js';
 import { normalizedTopicValue, topicConfigKey, validateTopicConfigs } from '../config/topic-configs.js';
-import { randomUuid, type Topic } from './topics.js';
+import type { Topic } from './topics.js';
 import { ErrorCode, ZERO_UUID } from '../../codec/index.js';
 
 // ---- errors -------------------------------------------------------------------------------------
@@ -303,7 +303,7 @@ export function createTopics(
       name: t.name,
       error: NO_ERROR,
       // The controller draws an id even when it only validates.
-      topicId: randomUuid(),
+      topicId: store.newTopicId(t.name),
       numPartitions: plan.partitions,
       replicationFactor: plan.replicationFactor,
       configs: effectiveTopicConfigs(broker, configs),

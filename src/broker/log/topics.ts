@@ -1,9 +1,19 @@
 // Topics and their partitions, in memory. Names follow Kafka's rules (legal characters, length,
-// reserved names); ids are random Kafka Uuids, shown as base64url like Kafka's tools show them.
-import { randomBytes } from 'node:crypto';
+// reserved names); ids are Kafka Uuids (random unless the broker is deterministic: ../ids.ts),
+// shown as base64url like Kafka's tools show them.
+import type { Clock } from '../group/clock.js';
+import { randomIds, type IdSource } from '../ids.js';
 import { TopicConfigMap } from './log-config.js';
 import { PartitionLog } from './partition-log.js';
-import { ErrorCode, ZERO_UUID } from '../../codec/index.js';
+import { ErrorCode } from '../../codec/index.js';
+
+/** What a topic store takes from its broker: the clock (partition creation times) and ids. */
+export interface TopicStoreDeps {
+  clock: Clock;
+  ids: IdSource;
+  /** When the broker started, on its clock. */
+  startedAt: number;
+}
 
 const MAX_NAME_LENGTH = 249;
 const LEGAL_NAME = /^[a-zA-Z0-9._-]+$/;
@@ -18,12 +28,14 @@ export class Topic {
     readonly id: string,
     partitionCount: number,
     readonly replicationFactor: number,
+    private readonly deps: Pick<TopicStoreDeps, 'clock' | 'startedAt'> = { clock: { now: () => Date.now() }, startedAt: Date.now() },
   ) {
     this.addPartitions(partitionCount);
   }
 
   addPartitions(total: number): void {
-    while (this.partitions.length < total) this.partitions.push(new PartitionLog(this.name, this.partitions.length));
+    const now = this.deps.clock.now();
+    while (this.partitions.length < total) this.partitions.push(new PartitionLog(this.name, this.partitions.length, now, this.deps.startedAt));
   }
 
   /** Internal topics (`__consumer_offsets`...) are flagged in Metadata. */
@@ -40,17 +52,16 @@ export function checkTopicName(name: string): number {
   return 0;
 }
 
-export function randomUuid(): string {
-  // Kafka never hands out the zero uuid or one whose text starts with '-' (Uuid.randomUuid).
-  for (;;) {
-    const s = randomBytes(16).toString('base64url');
-    if (s !== ZERO_UUID && !s.startsWith('-')) return s;
-  }
-}
-
 export class TopicStore {
   private readonly byName = new Map<string, Topic>();
   private readonly byId = new Map<string, Topic>();
+
+  constructor(private readonly deps: TopicStoreDeps = { clock: { now: () => Date.now() }, ids: randomIds, startedAt: Date.now() }) {}
+
+  /** A new topic id for `name` (the controller draws one even for a validate-only CreateTopics). */
+  newTopicId(name: string): string {
+    return this.deps.ids.topicId(name);
+  }
 
   get(name: string): Topic | undefined {
     return this.byName.get(name);
@@ -65,7 +76,7 @@ export class TopicStore {
   }
 
   create(name: string, partitions: number, replicationFactor: number, configs?: Map<string, string>): Topic {
-    const topic = new Topic(name, randomUuid(), partitions, replicationFactor);
+    const topic = new Topic(name, this.newTopicId(name), partitions, replicationFactor, this.deps);
     if (configs) for (const [k, v] of configs) topic.configs.set(k, v);
     this.byName.set(name, topic);
     this.byId.set(topic.id, topic);

@@ -42,7 +42,7 @@ describe('Metadata: all topics', () => {
       const res = await client.request(3, v, createMetadataRequest({ topics: v === 0 ? [] : null }));
       expect(res.brokers).toEqual([{ nodeId: 1, host: '127.0.0.1', port: kmock.port, rack: null }]);
       if (v >= 1) expect(res.controllerId).toBe(1);
-      if (v >= 2) expect(res.clusterId).toBe(kmock.broker.config.clusterId);
+      if (v >= 2) expect(res.clusterId).toBe(kmock.broker.services.clusterId);
       const topics = [...res.topics].sort((a, b) => (a.name! < b.name! ? -1 : 1));
       expect(topics.map((t) => [t.name, t.errorCode, t.partitions.length])).toEqual([
         ['alpha', 0, 2],

@@ -36,6 +36,7 @@ function fakeBroker(configs: ReadonlyArray<readonly [string, string]>) {
   const broker = {
     topics,
     config: { logMessageTimestampType: 'CreateTime' },
+    clock: { now: () => Date.now() },
     log: { debug() {}, info() {}, warn() {} },
     fetchWaiters: { notify: (topic: string, partition: number) => notified.push(`${topic}-${partition}`) },
   };
@@ -112,6 +113,7 @@ function context(b: FakeBroker, s: RequestSpec): RequestContext {
     header: { apiKey: 0, apiVersion: s.version, correlationId: 1, clientId: s.clientId },
     apiVersion: s.version,
     receivedAt: 0,
+    receivedAtClock: 0,
   } as unknown as RequestContext;
 }
 

@@ -197,6 +197,7 @@ export class DraftErrorsPolicy extends DraftPolicy<ClaimsState> implements Group
         this.host.onTimer(() => {
           if (claims.get(instance) === claim && claim.reclaim === null) claims.delete(instance);
         }),
+        { name: `static member id claim ${instance}` },
       );
       claims.set(instance, claim);
     }

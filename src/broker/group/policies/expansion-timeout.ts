@@ -183,6 +183,7 @@ export class ExpansionTimeoutPolicy extends DraftPolicy<ExpansionState> implemen
         st.expansion = null;
         this.admitHeldAndRebalance(group, 'expansion-timeout');
       }),
+      { name: `expansion timeout ${group.groupId}` },
     );
     st.expansion = { firstHeldAt, timer };
   }

@@ -208,6 +208,7 @@ export class RegistrationTimeoutPolicy extends DraftPolicy<RegistrationState> im
         st.timer = null;
         this.expireOfflineMembers(group);
       }),
+      { name: `registration timeout ${group.groupId}` },
     );
     st.timer = { at, timer };
   }
