@@ -25,8 +25,12 @@ export function silentLogger(): Logger {
   return logger as unknown as Logger;
 }
 
-/** JSON lines on stdout, written synchronously (so a line is out before the process exits). */
-export function cliLogger(level: string): Logger {
+/**
+ * JSON lines on stdout, written synchronously (so a line is out before the process exits). `now`
+ * gives each line's time: a deterministic broker passes its clock's, so that its log repeats.
+ */
+export function cliLogger(level: string, now?: () => number): Logger {
   if (level === 'silent') return silentLogger();
-  return pino({ level, base: undefined }, pino.destination({ dest: 1, sync: true }));
+  const timestamp = now === undefined ? undefined : () => `,"time":${now()}`;
+  return pino({ level, base: undefined, ...(timestamp ? { timestamp } : {}) }, pino.destination({ dest: 1, sync: true }));
 }

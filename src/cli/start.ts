@@ -112,8 +112,11 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
     config.adminPort = Number(p);
   }
 
-  const logger = cliLogger(config.logLevel);
+  // A deterministic broker's log lines carry its clock's time (known once it exists), so they repeat.
+  let clockNow: (() => number) | undefined;
+  const logger = cliLogger(config.logLevel, config.deterministic ? () => clockNow?.() ?? Date.now() : undefined);
   const kmock = await startKmock({ ...config, logger });
+  clockNow = () => kmock.clock.now();
   // Signal handlers go in before the listening line: a script may signal as soon as it reads it.
   const stopped = new Promise<number>((resolve) => {
     const stop = (signal: string) => {
