@@ -3,6 +3,7 @@
 
 import { expect } from 'vitest';
 import { FakeTimers } from '../../../src/broker/group/clock.js';
+import type { BrokerClock } from '../../../src/broker/time/broker-clock.js';
 import { GroupCoordinator, type GroupCoordinatorOptions } from '../../../src/broker/group/coordinator.js';
 import type { GroupEvent } from '../../../src/broker/group/events.js';
 import type { ClassicGroup } from '../../../src/broker/group/group.js';
@@ -93,8 +94,13 @@ export class Harness {
   offsetAppendError: number = ErrorCode.NONE;
   private uuid = 0;
 
-  constructor(options: GroupCoordinatorOptions = {}) {
+  /** The broker's clock, when the coordinator runs on one instead of `timers` (a manual BrokerClock). */
+  private readonly brokerClock: BrokerClock | undefined;
+
+  constructor(options: GroupCoordinatorOptions & { brokerClock?: BrokerClock } = {}) {
+    const { brokerClock, ...coordinatorOptions } = options;
     this.timers = new FakeTimers(1_000_000);
+    this.brokerClock = brokerClock;
     this.coordinator = new GroupCoordinator({
       groupMinSessionTimeoutMs: GroupMinSessionTimeout,
       groupMaxSessionTimeoutMs: GroupMaxSessionTimeout,
@@ -105,18 +111,20 @@ export class Harness {
         appendGroupMetadata: () => this.groupAppendError,
         appendOffsets: () => this.offsetAppendError,
       },
-      timers: this.timers,
+      timers: brokerClock ?? this.timers,
+      clock: brokerClock ?? this.timers,
       onEvent: (e) => this.events.push(e),
-      ...options,
+      ...coordinatorOptions,
     });
   }
 
   advance(ms: number): void {
-    this.timers.advance(ms);
+    if (this.brokerClock) this.brokerClock.advance(ms);
+    else this.timers.advance(ms);
   }
 
   get now(): number {
-    return this.timers.now();
+    return (this.brokerClock ?? this.timers).now();
   }
 
   group(id = groupId): ClassicGroup {
