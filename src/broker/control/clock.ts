@@ -68,15 +68,18 @@ export class ClockControl {
   }
 
   /**
-   * Resolves once a timer whose name contains `match` (or matches it) is pending: e.g. wait until
-   * a JoinGroup is parked on "initial rebalance delay my-group", then advance past it. Polls in
-   * real time; rejects after `timeoutMs`.
+   * Resolves once a pending timer's name contains `match` (or matches it, or `match(timer)` holds):
+   * e.g. wait until a JoinGroup is parked on "initial rebalance delay my-group" and then advance
+   * past it, or until a live member has heartbeated since the last jump (its "session timeout
+   * my-group/<member id>" is due in its whole session timeout again). Polls in real time; rejects
+   * after `timeoutMs`.
    */
-  async waitForTimer(match: string | RegExp, options: WaitForTimerOptions = {}): Promise<PendingTimer> {
-    const test = typeof match === 'string' ? (name: string) => name.includes(match) : (name: string) => match.test(name);
+  async waitForTimer(match: string | RegExp | ((timer: PendingTimer) => boolean), options: WaitForTimerOptions = {}): Promise<PendingTimer> {
+    const test =
+      typeof match === 'string' ? (t: PendingTimer) => t.name.includes(match) : match instanceof RegExp ? (t: PendingTimer) => match.test(t.name) : match;
     const deadline = Date.now() + (options.timeoutMs ?? 10_000);
     for (;;) {
-      const found = this.clock.view().pending.find((t) => test(t.name));
+      const found = this.clock.view().pending.find(test);
       if (found) return found;
       if (Date.now() >= deadline) throw new ControlError(408, `no timer matching ${String(match)} within ${options.timeoutMs ?? 10_000} ms`);
       await new Promise((r) => setTimeout(r, 2));
