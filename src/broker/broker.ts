@@ -14,6 +14,7 @@ import { FetchWaiters } from './log/fetch-waiters.js';
 import { ProducerIdManager } from './log/producer-ids.js';
 import { GroupCoordinator, isPolicyEvent, type GroupEvent } from './group/index.js';
 import { TopicDeletions, type AdvertisedListener, type BrokerServices } from './services.js';
+import { ClientFindings } from './strict/findings.js';
 
 export interface BrokerStats {
   connectionsOpened: number;
@@ -38,6 +39,8 @@ export class Broker implements ConnectionDeps {
   readonly advertised: AdvertisedListener;
   /** What handlers, the log and the config code may use (services.ts). */
   readonly services: BrokerServices;
+  /** Strict-clients mode: what clients did that a correct client does not (strict/findings.ts). */
+  readonly clientFindings: ClientFindings;
   private nextConnectionId = 1;
 
   constructor(
@@ -58,6 +61,7 @@ export class Broker implements ConnectionDeps {
     // A deleted topic's committed offsets go from every group, as Kafka's metadata publisher has
     // the group coordinator do (BrokerMetadataPublisher -> GroupCoordinator.onPartitionsDeleted).
     this.topicDeletions.onDeleted((partitions) => this.groups.onPartitionsDeleted(partitions));
+    this.clientFindings = new ClientFindings(config.strictClients, this.log);
     this.advertised = { host: config.advertisedHost ?? config.host, port: config.advertisedPort ?? config.port };
     this.services = {
       config,
@@ -71,6 +75,7 @@ export class Broker implements ConnectionDeps {
       apis: [...this.handlers.values()]
         .sort((a, b) => a.apiKey - b.apiKey)
         .map((h) => ({ apiKey: h.apiKey, minVersion: h.minVersion, maxVersion: h.maxVersion })),
+      clientFindings: this.clientFindings,
     };
   }
 
@@ -101,10 +106,12 @@ export class Broker implements ConnectionDeps {
     this.log.info(line, 'trace');
   }
 
-  /** Stops timers and closes every connection; the server stops accepting in server.ts. */
+  /** Stops timers and closes every connection; the server stops accepting in server.ts. Then the
+   *  strict-clients summary: a line per kind found (none when nothing was). */
   shutdown(): void {
     this.groups.close();
     this.closeConnections();
+    this.clientFindings.logSummary();
   }
 
   private onGroupEvent(e: GroupEvent): void {
