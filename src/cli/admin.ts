@@ -37,6 +37,8 @@ act
   latency API_KEY MS                   add MS of latency to every request of the API (0 removes it)
   clear-faults                         remove all injected errors and latencies
   drop-connections [--client-id X]     close the connections of client id X (default: all)
+  strict-clients [on|off|reset]        strict-clients mode and its findings (counts, first
+                                       examples); on/off switch it, reset forgets the findings
 watch
   events [--group ID] [--type T]... [--count N] [--timeout-ms N]
                                        group events, one JSON line each (until N events, or forever)`;
@@ -163,6 +165,15 @@ export async function adminCommand(argv: string[], io: Io, fetchImpl: FetchFn = 
         allowed('client-id');
         arity(0, 0, '[--client-id X]');
         return print(await api.call('POST', '/connections/drop', values['client-id'] === undefined ? {} : { clientId: values['client-id'] }));
+      case 'strict-clients': {
+        allowed();
+        arity(0, 1, '[on|off|reset]');
+        const sub = args[0];
+        if (sub === undefined) return print(await api.call('GET', '/strict-clients'));
+        if (sub === 'on' || sub === 'off') return print(await api.call('PUT', '/strict-clients', { enabled: sub === 'on' }));
+        if (sub === 'reset') return print(await api.call('POST', '/strict-clients/reset', {}));
+        throw new UsageError(`unknown strict-clients command "${sub}" (on, off, reset, or none to show)`);
+      }
       case 'events': {
         allowed('group', 'type', 'count', 'timeout-ms');
         arity(0, 0, '[--group ID] [--type T]... [--count N] [--timeout-ms N]');

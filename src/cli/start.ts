@@ -24,6 +24,9 @@ export const START_USAGE = `usage: kmock start [options]
   --set KEY=VALUE             any setting by its Kafka name, repeatable
   --policy TEXT               draft policies on or off, repeatable (below)
   --trace                     log every request and response, decoded, as JSON lines
+  --strict-clients            answer as Kafka does, and log (warn) what a correct client does not
+                              do, with the request; a summary per kind at shutdown
+                              (docs/strict-clients.md)
   --admin-port P              serve the control plane's HTTP API on 127.0.0.1:P (0 = any free port)
   --log-level L               silent|error|warn|info|debug (default info)
 
@@ -51,6 +54,7 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
       set: { type: 'string', multiple: true },
       policy: { type: 'string', multiple: true },
       trace: { type: 'boolean' },
+      'strict-clients': { type: 'boolean' },
       'log-level': { type: 'string' },
       'admin-port': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -88,6 +92,7 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
     }
   }
   if (values.trace) config.trace = true;
+  if (values['strict-clients']) config.strictClients = true;
   if (values['log-level'] !== undefined) config.logLevel = values['log-level'];
   if (values['admin-port'] !== undefined) {
     const p = values['admin-port'];
