@@ -80,7 +80,7 @@ describe('member-id-required-ignored', () => {
     const [handed] = await both(11, 5, join(none));
     const [joined] = await both(11, 5, join((i) => ids[i][0]!));
     expect(joined.errorCode).toBe(0);
-    const [left] = await both(13, 3, (i) => createLeaveGroupRequest({ groupId: 'g', members: [{ memberId: ids[i][0]!, groupInstanceId: null }] }));
+    const [left] = await both(13, 3, (i) => createLeaveGroupRequest({ groupId: 'g', members: [{ memberId: ids[i][0]!, groupInstanceId: null, reason: null }] }));
     expect(left.errorCode).toBe(0);
     // a fresh member after leaving: MEMBER_ID_REQUIRED again, then a second connection's first join
     expect((await both(11, 5, join(none)))[0].errorCode).toBe(ErrorCode.MEMBER_ID_REQUIRED);
