@@ -196,6 +196,8 @@ function fakeBroker(Log: typeof New.PartitionLog, configs: Map<string, string>, 
     config: { logMessageTimestampType: 'CreateTime' },
     log: { debug() {}, info() {}, warn() {} },
     fetchWaiters: { notify: (t: string, p: number) => notified.push(`${t}-${p}`) },
+    // strict-clients mode off: the produce handler reads this flag first
+    clientFindings: { enabled: false },
     connections: [{ info: 'conn', close: (why: string) => closed.push(why) }],
   };
   return { broker, closed, notified, topics };
