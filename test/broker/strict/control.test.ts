@@ -93,10 +93,11 @@ describe('the HTTP API and kmock admin', () => {
     expect(bad.stderr).toMatch(/unknown strict-clients command "maybe"/);
   });
 
-  it('kmock start --strict-clients turns it on', async () => {
+  it('is a setting like any other (--set strictClients=true); kmock start --strict-clients: test/cli/start.test.ts', async () => {
     const { START_USAGE } = await import('../../../src/cli/start.js');
     expect(START_USAGE).toContain('--strict-clients');
     const { applySetting, DEFAULT_CONFIG } = await import('../../../src/broker/config.js');
+    expect(DEFAULT_CONFIG.strictClients).toBe(false);
     const config = { ...DEFAULT_CONFIG };
     applySetting(config, 'strictClients', 'true');
     expect(config.strictClients).toBe(true);
