@@ -28,10 +28,13 @@ export type {
   PoliciesInput,
   PoliciesView,
   StaticMembershipOptions,
+  StrictClientsView,
   SubscriptionView,
   TopicView,
 } from './broker/control/model.js';
 export type { GroupEvent } from './broker/group/events.js';
+export type { ClientFinding, FindingConnection, FindingKindSummary, FindingsSummary } from './broker/strict/findings.js';
+export { FINDING_KINDS, type FindingKind } from './broker/strict/kinds.js';
 export {
   POLICY_NAMES,
   type ForceRebalanceResult,

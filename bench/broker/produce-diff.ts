@@ -197,6 +197,8 @@ function fakeBroker(Log: typeof New.PartitionLog, configs: Map<string, string>, 
     clock: { now: () => Date.now() },
     log: { debug() {}, info() {}, warn() {} },
     fetchWaiters: { notify: (t: string, p: number) => notified.push(`${t}-${p}`) },
+    // strict-clients mode off: the produce handler reads this flag first
+    clientFindings: { enabled: false },
     connections: [{ info: 'conn', close: (why: string) => closed.push(why) }],
   };
   return { broker, closed, notified, topics };

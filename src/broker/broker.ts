@@ -17,6 +17,7 @@ import { TopicDeletions, type AdvertisedListener, type BrokerServices } from './
 import { BrokerClock } from './time/broker-clock.js';
 import { DETERMINISTIC_EPOCH_MS } from './config.js';
 import { randomIds, SeededIds, type IdSource } from './ids.js';
+import { ClientFindings } from './strict/findings.js';
 
 export interface BrokerStats {
   connectionsOpened: number;
@@ -44,6 +45,8 @@ export class Broker implements ConnectionDeps {
   readonly advertised: AdvertisedListener;
   /** What handlers, the log and the config code may use (services.ts). */
   readonly services: BrokerServices;
+  /** Strict-clients mode: what clients did that a correct client does not (strict/findings.ts). */
+  readonly clientFindings: ClientFindings;
   private nextConnectionId = 1;
 
   constructor(
@@ -74,6 +77,7 @@ export class Broker implements ConnectionDeps {
     // A deleted topic's committed offsets go from every group, as Kafka's metadata publisher has
     // the group coordinator do (BrokerMetadataPublisher -> GroupCoordinator.onPartitionsDeleted).
     this.topicDeletions.onDeleted((partitions) => this.groups.onPartitionsDeleted(partitions));
+    this.clientFindings = new ClientFindings(config.strictClients, this.log);
     this.advertised = { host: config.advertisedHost ?? config.host, port: config.advertisedPort ?? config.port };
     this.services = {
       config,
@@ -90,6 +94,7 @@ export class Broker implements ConnectionDeps {
       apis: [...this.handlers.values()]
         .sort((a, b) => a.apiKey - b.apiKey)
         .map((h) => ({ apiKey: h.apiKey, minVersion: h.minVersion, maxVersion: h.maxVersion })),
+      clientFindings: this.clientFindings,
     };
   }
 
@@ -120,11 +125,13 @@ export class Broker implements ConnectionDeps {
     this.log.info(line, 'trace');
   }
 
-  /** Stops timers and closes every connection; the server stops accepting in server.ts. */
+  /** Stops timers and closes every connection; the server stops accepting in server.ts. Then the
+   *  strict-clients summary: a line per kind found (none when nothing was). */
   shutdown(): void {
     this.groups.close();
     this.closeConnections();
     this.clock.close();
+    this.clientFindings.logSummary();
   }
 
   private onGroupEvent(e: GroupEvent): void {

@@ -71,6 +71,11 @@ export interface BrokerConfig {
    * "kip345-draft-errors,registration-timeout=15m"; repeated settings add up.
    */
   policies: PolicyUpdate;
+  /**
+   * Strict-clients mode (docs/strict-clients.md): answers stay Kafka's, and what a correct client
+   * does not do is recorded (findings with the request that caused them, a warn line each).
+   */
+  strictClients: boolean;
   /** Port of the control plane's HTTP API on 127.0.0.1 (0 = any free port); off when unset. */
   adminPort?: number;
 }
@@ -98,6 +103,7 @@ export const DEFAULT_CONFIG: BrokerConfig = {
   trace: false,
   logLevel: 'info',
   policies: {},
+  strictClients: false,
 };
 
 /**

@@ -19,6 +19,7 @@ import {
 import type { TimerHandle } from './group/clock.js';
 import { NO_RESPONSE, type ApiHandler, type RequestContext } from './handlers/types.js';
 import type { BrokerServices } from './services.js';
+import { checkLeftover, checkUnadvertisedVersion } from './strict/frame-checks.js';
 
 /** Frames parsed but not yet handled: beyond this, reading pauses until the queue drains. */
 const MAX_QUEUED_FRAMES = 64;
@@ -304,12 +305,15 @@ export class Connection {
     const api = apiByKey(header.apiKey);
     const served = this.deps.handlers.get(header.apiKey);
     if (api === undefined || served === undefined) {
+      if (this.services.clientFindings.enabled) checkUnadvertisedVersion(this.services.clientFindings, this.info, frame, header, undefined);
       // Kafka cannot parse a request header for an API it does not know and closes the connection.
       this.services.log.warn({ connection: this.info.id, apiKey: header.apiKey }, 'unknown API key; closing connection');
       this.close('unknown API key');
       return undefined;
     }
     if (header.apiVersion < served.minVersion || header.apiVersion > served.maxVersion) {
+      // Recorded before the answer or the close, so the finding names the request that caused it.
+      if (this.services.clientFindings.enabled) checkUnadvertisedVersion(this.services.clientFindings, this.info, frame, header, served);
       if (served.onUnsupportedVersion) {
         // ApiVersions answers an unknown version with error 35 in the v0 layout (KIP-511).
         const chunks = served.onUnsupportedVersion(header.correlationId);
@@ -343,6 +347,10 @@ export class Connection {
     };
     this.deps.stats.requests++;
     this.info.clientId = decoded.header.clientId;
+    // Kafka ignores bytes after the body (AbstractRequest.parseRequest); strict mode records them.
+    if (decoded.trailingBytes !== 0 && this.services.clientFindings.enabled) {
+      checkLeftover(this.services.clientFindings, this.info, decoded.header, frame, decoded.trailingBytes);
+    }
     const interceptor = this.deps.hooks.interceptor;
     if (interceptor !== undefined && interceptor.armed) {
       const fault = interceptor.intercept(header.apiKey, this.info);

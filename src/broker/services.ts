@@ -10,6 +10,7 @@ import type { FetchWaiters } from './log/fetch-waiters.js';
 import type { ProducerIdManager } from './log/producer-ids.js';
 import type { TopicStore } from './log/topics.js';
 import type { BrokerClock } from './time/broker-clock.js';
+import type { ClientFindings } from './strict/findings.js';
 
 /** Where Metadata, FindCoordinator, DescribeCluster and Fetch tell clients to connect. */
 export interface AdvertisedListener {
@@ -63,4 +64,6 @@ export interface BrokerServices {
   readonly advertised: AdvertisedListener;
   /** Exactly the APIs with a handler, sorted by key (handlers/index.ts). */
   readonly apis: readonly ServedApi[];
+  /** Strict-clients mode's recorder (strict/): check sites read its `enabled` before anything else. */
+  readonly clientFindings: ClientFindings;
 }

@@ -41,6 +41,8 @@ act
   clock advance MS                     move the clock MS forward, firing what falls due in order
   clock run-until-idle                 fire every pending timer but housekeeping, in order
   clock set MODE                       system, manual, or a speed such as 10x
+  strict-clients [on|off|reset]        strict-clients mode and its findings (counts, first
+                                       examples); on/off switch it, reset forgets the findings
 watch
   events [--group ID] [--type T]... [--count N] [--timeout-ms N]
                                        group events, one JSON line each (until N events, or forever)`;
@@ -170,6 +172,15 @@ export async function adminCommand(argv: string[], io: Io, fetchImpl: FetchFn = 
       case 'clock':
         allowed();
         return print(await clock(api, args));
+      case 'strict-clients': {
+        allowed();
+        arity(0, 1, '[on|off|reset]');
+        const sub = args[0];
+        if (sub === undefined) return print(await api.call('GET', '/strict-clients'));
+        if (sub === 'on' || sub === 'off') return print(await api.call('PUT', '/strict-clients', { enabled: sub === 'on' }));
+        if (sub === 'reset') return print(await api.call('POST', '/strict-clients/reset', {}));
+        throw new UsageError(`unknown strict-clients command "${sub}" (on, off, reset, or none to show)`);
+      }
       case 'events': {
         allowed('group', 'type', 'count', 'timeout-ms');
         arity(0, 0, '[--group ID] [--type T]... [--count N] [--timeout-ms N]');

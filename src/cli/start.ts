@@ -29,6 +29,9 @@ export const START_USAGE = `usage: kmock start [options]
                               a manual clock then starts at 2025-01-01T00:00:00Z
   --seed N                    the seed of --deterministic (default 0)
   --trace                     log every request and response, decoded, as JSON lines
+  --strict-clients            answer as Kafka does, and log (warn) what a correct client does not
+                              do, with the request; a summary per kind at shutdown
+                              (docs/strict-clients.md)
   --admin-port P              serve the control plane's HTTP API on 127.0.0.1:P (0 = any free port)
   --log-level L               silent|error|warn|info|debug (default info)
 
@@ -59,6 +62,7 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
       clock: { type: 'string' },
       deterministic: { type: 'boolean' },
       seed: { type: 'string' },
+      'strict-clients': { type: 'boolean' },
       'log-level': { type: 'string' },
       'admin-port': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -105,6 +109,7 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
   }
   if (values.deterministic) config.deterministic = true;
   if (values.seed !== undefined) applySetting(config, 'seed', values.seed);
+  if (values['strict-clients']) config.strictClients = true;
   if (values['log-level'] !== undefined) config.logLevel = values['log-level'];
   if (values['admin-port'] !== undefined) {
     const p = values['admin-port'];

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMetadataRequest, createDescribeConfigsRequest } from '../../src/codec/index.js';
+import { createApiVersionsRequest, createMetadataRequest, createDescribeConfigsRequest, encodeRequest } from '../../src/codec/index.js';
 import { RawClient } from '../support/raw-client.js';
 
 const BIN = new URL('../../bin/kmock.js', import.meta.url).pathname;
@@ -85,6 +85,26 @@ describe.skipIf(!BUILT)(`kmock start (needs dist/: npm run build)`, () => {
     const values = Object.fromEntries(res.results[0].configs.map((cfg) => [cfg.name, cfg.value]));
     expect(values).toEqual({ 'num.partitions': '5', 'group.max.size': '9' });
     c.close();
+  });
+
+  it('--strict-clients: a warn line per finding, with the request, and the summary at shutdown', async () => {
+    const { port, lines } = await start(['--strict-clients', '--log-level', 'warn']);
+    const c = await RawClient.connect(`127.0.0.1:${port}`);
+    // ApiVersions v2 with one stray 0 byte after its body (an empty tagged-field section)
+    const frame = Buffer.concat([encodeRequest({ apiKey: 18, apiVersion: 2, correlationId: 5, clientId: 'cli-test' }, createApiVersionsRequest({})), Buffer.from([0])]);
+    frame.writeInt32BE(frame.length - 4, 0);
+    c.sendRaw(frame);
+    await c.nextFrame();
+    c.close();
+    const done = exitCode(child!);
+    child!.kill('SIGINT');
+    expect(await done).toBe(0);
+    const json = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
+    expect(json.find((l) => l.msg === 'strict-clients: tagged-fields-in-non-flexible-version')).toMatchObject({
+      level: 40,
+      strictClients: { api: 'ApiVersions', apiVersion: 2, correlationId: 5, clientId: 'cli-test' },
+    });
+    expect(json.find((l) => l.msg === 'strict-clients summary: tagged-fields-in-non-flexible-version x1')).toMatchObject({ count: 1 });
   });
 
   it('refuses an unknown setting with one line on stderr and a non-zero exit', async () => {

@@ -84,6 +84,16 @@ export function adminRoutes(control: ControlPlane): Route[] {
       noFields(body, 'body', []);
       return control.clock.runUntilIdle();
     }),
+    r('GET', '/strict-clients', () => control.strictClients()),
+    r('PUT', '/strict-clients', ({ body }) => {
+      const o = noFields(body, 'body', ['enabled']);
+      if (typeof o.enabled !== 'boolean') throw badRequest('body must be {"enabled": true} or {"enabled": false}');
+      return control.setStrictClients(o.enabled);
+    }),
+    r('POST', '/strict-clients/reset', ({ body }) => {
+      noFields(body, 'body');
+      return control.resetStrictClients();
+    }),
     r('GET', '/connections', () => control.connections()),
     r('POST', '/connections/drop', ({ body }) => control.dropConnections(body as ConnectionFilter)),
   ];

@@ -10,6 +10,7 @@ export type {
   GroupView,
   MemberView,
   PoliciesView,
+  StrictClientsView,
   SubscriptionView,
   TopicView,
 } from './model.js';

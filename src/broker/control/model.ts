@@ -9,6 +9,7 @@
 //          admin operations (enableStaticMembership, enableDynamicMembership, forceStaticRebalance);
 //          inject errors and latency per API key; drop connections
 //   watch  group events, as an async iterator or a subscription (the HTTP door streams them as SSE)
+//   strict strict-clients mode on or off, its findings (counts, first examples), a subscription
 //
 // Every input is validated here (ControlError with a 4xx status and a message). Group changes go
 // through the coordinator's own operations only, so the control plane cannot leave a group in a
@@ -31,6 +32,7 @@ import type {
   RemoveMembersResult,
   StaticMembershipOptions,
 } from '../group/policies/types.js';
+import type { ClientFinding, FindingsSummary } from '../strict/findings.js';
 import { ControlError, badRequest, conflict, notFound } from './errors.js';
 import { FaultInjector, type FaultsView } from './faults.js';
 import {
@@ -149,6 +151,11 @@ export interface ConnectionView {
   port: number;
   softwareName: string | null;
   softwareVersion: string | null;
+}
+
+/** Strict-clients mode (docs/strict-clients.md): on or off, and what it found so far. */
+export interface StrictClientsView extends FindingsSummary {
+  enabled: boolean;
 }
 
 export interface PoliciesView {
@@ -513,6 +520,35 @@ export class ControlPlane {
       [Symbol.asyncIterator]: () => it,
     };
     return it;
+  }
+
+  // ==============================================================================================
+  // strict-clients mode
+
+  /** On or off, and the findings so far: per kind found, its count and first example. */
+  strictClients(): StrictClientsView {
+    const f = this.broker.clientFindings;
+    return { enabled: f.enabled, ...f.summary() };
+  }
+
+  /** Turns strict-clients mode on or off (findings so far are kept). */
+  setStrictClients(enabled: boolean): StrictClientsView {
+    if (typeof enabled !== 'boolean') throw badRequest('enabled must be true or false');
+    const f = this.broker.clientFindings;
+    if (f.enabled !== enabled) this.broker.log.info({ strictClients: enabled }, 'strict-clients mode set by the control plane');
+    f.enabled = enabled;
+    return this.strictClients();
+  }
+
+  /** Forgets the findings so far (counts and first examples); the mode stays as it is. */
+  resetStrictClients(): StrictClientsView {
+    this.broker.clientFindings.reset();
+    return this.strictClients();
+  }
+
+  /** Calls `listener` with every finding from now on; returns the unsubscribe. */
+  subscribeStrictClients(listener: (finding: ClientFinding) => void): () => void {
+    return this.broker.clientFindings.subscribe(listener);
   }
 
   // ==============================================================================================

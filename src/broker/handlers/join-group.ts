@@ -1,5 +1,6 @@
 // JoinGroup (11): parked in the coordinator until the rebalance completes, so this handler
 // returns a promise (the connection holds its later requests meanwhile, as Kafka does).
+import { checkJoinGroupRequest, noteJoinGroupAnswer } from '../strict/group-checks.js';
 import { clientContext } from './group-context.js';
 import { defineHandler } from './types.js';
 
@@ -8,9 +9,15 @@ export const joinGroupHandler = defineHandler({
   minVersion: 0,
   maxVersion: 9,
   handle(ctx, req) {
+    const strict = ctx.services.clientFindings.enabled;
+    if (strict) checkJoinGroupRequest(ctx, req);
     // The coordinator reads the request by version (v0's rebalance timeout is its session timeout).
     return new Promise((resolve) => {
-      ctx.services.groups.joinGroup(ctx.apiVersion, clientContext(ctx), req, (res) => resolve({ throttleTimeMs: 0, ...res }));
+      ctx.services.groups.joinGroup(ctx.apiVersion, clientContext(ctx), req, (res) => {
+        const response = { throttleTimeMs: 0, ...res };
+        if (strict) noteJoinGroupAnswer(ctx, req, response);
+        resolve(response);
+      });
     });
   },
 });

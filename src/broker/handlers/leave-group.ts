@@ -1,4 +1,5 @@
 // LeaveGroup (13): v0-v2 one member by id; v3+ a batch by member id and/or instance id.
+import { noteLeaveGroup } from '../strict/group-checks.js';
 import { defineHandler } from './types.js';
 
 export const leaveGroupHandler = defineHandler({
@@ -6,6 +7,7 @@ export const leaveGroupHandler = defineHandler({
   minVersion: 0,
   maxVersion: 5,
   handle(ctx, req) {
+    if (ctx.services.clientFindings.enabled) noteLeaveGroup(ctx, req.groupId);
     return { throttleTimeMs: 0, ...ctx.services.groups.leaveGroup(ctx.apiVersion, req) };
   },
 });

@@ -27,6 +27,7 @@ import { zstdReady } from '../../codec/records/zstd.js';
 import { resolveLogConfig } from '../log/log-config.js';
 import type { AppendResult } from '../log/partition-log.js';
 import type { Topic } from '../log/topics.js';
+import { checkAppendError, checkProduceBatches } from '../strict/batch-checks.js';
 import { closeRequestConnection, defineHandler, NO_RESPONSE, type RequestContext } from './types.js';
 
 /** AdminUtils.ADMIN_CLIENT_ID: the only client allowed to write to internal topics. */
@@ -37,14 +38,29 @@ export const produceHandler = defineHandler({
   minVersion: 0,
   maxVersion: 11,
   handle(ctx, req) {
-    const simple = produceSimple(ctx, req);
-    if (simple !== undefined) return simple;
-    // zstd batches are validated by decompressing them, and a compression.type=zstd topic stores
-    // what it gets recompressed: the WASM codec loads once, on first use.
-    if (!zstdReady() && (hasZstdBatch(req) || writesZstdTopic(ctx, req))) return initCompression().then(() => produce(ctx, req));
-    return produce(ctx, req);
+    if (ctx.services.clientFindings.enabled) {
+      // Strict mode reads each batch's records before the append stamps its header; a zstd batch
+      // needs the codec loaded first.
+      if (!zstdReady() && hasZstdBatch(req)) {
+        return initCompression().then(() => {
+          checkProduceBatches(ctx, req);
+          return answer(ctx, req);
+        });
+      }
+      checkProduceBatches(ctx, req);
+    }
+    return answer(ctx, req);
   },
 });
+
+function answer(ctx: RequestContext, req: ProduceRequest): ProduceResponse | typeof NO_RESPONSE | Promise<ProduceResponse | typeof NO_RESPONSE> {
+  const simple = produceSimple(ctx, req);
+  if (simple !== undefined) return simple;
+  // zstd batches are validated by decompressing them, and a compression.type=zstd topic stores
+  // what it gets recompressed: the WASM codec loads once, on first use.
+  if (!zstdReady() && (hasZstdBatch(req) || writesZstdTopic(ctx, req))) return initCompression().then(() => produce(ctx, req));
+  return produce(ctx, req);
+}
 
 /** Above this many partitions a request goes the general way (the duplicate checks below are quadratic). */
 const SIMPLE_MAX_PARTITIONS = 32;
@@ -116,6 +132,7 @@ export function produceSimple(ctx: RequestContext, req: ProduceRequest): Produce
       if (r.errorCode !== 0) {
         failed = true;
         b.log.debug({ topic: topic.name, partition: index, error: r.errorCode, reason: r.reason }, 'produce failed');
+        checkAppendError(ctx, topic.name, index, r.errorCode, r.reason);
       }
       if (r.appended) b.fetchWaiters.notify(topic.name, index);
       if (acks !== 0) partitionResponses[k] = partitionResponse(index, r);
@@ -286,6 +303,7 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
         const r = v < 3 ? log.appendMessageSet(t.batch!, config, now) : log.appendAsLeader(t.batch!, config, now);
         if (r.errorCode !== 0) {
           b.log.debug({ topic: t.topic.name, partition: t.partition, error: r.errorCode, reason: r.reason }, 'produce failed');
+          checkAppendError(ctx, t.topic.name, t.partition, r.errorCode, r.reason);
         }
         results.set(key, fromAppend(r));
         if (r.appended) b.fetchWaiters.notify(t.topic.name, t.partition);

@@ -39,6 +39,8 @@ function fakeBroker(configs: ReadonlyArray<readonly [string, string]>) {
     clock: { now: () => Date.now() },
     log: { debug() {}, info() {}, warn() {} },
     fetchWaiters: { notify: (topic: string, partition: number) => notified.push(`${topic}-${partition}`) },
+    // strict-clients mode off: the produce handler reads this flag first
+    clientFindings: { enabled: false },
   };
   return { broker, closed, notified, topics };
 }

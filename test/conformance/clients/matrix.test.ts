@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClientApp } from './apps.js';
 import { STEPS, type AppRun, type StepName, type StepResult } from './driver.js';
 import { compareRuns, matrixFails, matrixVerdict, missingReference, renderMatrix, runMatrix, type MatrixBroker } from './matrix.js';
+import type { FindingsSummary } from '../../../src/broker/strict/findings.js';
 
 const app: ClientApp = {
   id: 'fake',
@@ -150,5 +151,66 @@ describe('client matrix runs', () => {
     expect(n).toBe(4);
     expect(lines[0]).toMatch(/^replaying fake/);
     expect(matrixFails(r.comparisons[0], false)).toBe(false);
+  });
+});
+
+describe('client matrix strict-clients findings', () => {
+  const kafka: MatrixBroker = { name: 'kafka-3.9.1', bootstrap: 'kafka:9092', stop: async () => undefined };
+  const finding: FindingsSummary = {
+    total: 3,
+    kinds: [
+      {
+        kind: 'heartbeat-stale-generation',
+        description: 'a Heartbeat …',
+        kafka: 'GroupCoordinator.handleHeartbeat …',
+        count: 3,
+        first: {
+          kind: 'heartbeat-stale-generation',
+          at: 0,
+          api: 'Heartbeat',
+          apiKey: 12,
+          apiVersion: 4,
+          correlationId: 17,
+          clientId: 'app|1',
+          connection: { id: 4, host: '127.0.0.1', port: 50000, softwareName: 'fake', softwareVersion: '1' },
+          detail: 'group g: member m sent generation 1; the group is at generation 2 (Stable)',
+        },
+      },
+    ],
+  };
+  const other: ClientApp = { ...app, id: 'other', label: 'another client' };
+
+  it('reads each app\'s findings after resetting them before it is played, renders them, and never fails on them', async () => {
+    const calls: string[] = [];
+    let current: FindingsSummary = { total: 0, kinds: [] };
+    const kmock: MatrixBroker = {
+      name: 'kmock',
+      bootstrap: 'kmock:9092',
+      strictClients: { reset: () => void calls.push('reset'), read: () => current },
+      stop: async () => undefined,
+    };
+    const play = async (a: ClientApp, broker: { name: string }) => {
+      if (broker.name === 'kmock') {
+        calls.push(`play ${a.id}`);
+        current = a.id === 'fake' ? finding : { total: 0, kinds: [] };
+      }
+      return run(broker.name);
+    };
+    const r = await runMatrix([app, other], [kmock, kafka], () => undefined, play);
+    expect(calls).toEqual(['reset', 'play fake', 'reset', 'play other']);
+    expect(r.kmockRuns.map((k) => k.strictClients?.total)).toEqual([3, 0]);
+    expect(r.comparisons.map((c) => matrixFails(c, false))).toEqual([false, false]);
+    const md = renderMatrix({ ...r, brokers: ['kmock', 'kafka-3.9.1'], missing: [] });
+    expect(md).toContain('### Strict-clients findings');
+    expect(md).toContain(
+      '| a made-up client | `heartbeat-stale-generation` | 3 | Heartbeat v4, correlation id 17, client id `app\\|1`: group g: member m sent generation 1; the group is at generation 2 (Stable) |',
+    );
+    expect(md).toContain('| another client | none | 0 | |');
+  });
+
+  it('renders no section when kmock was not in strict mode', async () => {
+    const kmock: MatrixBroker = { name: 'kmock', bootstrap: 'kmock:9092', stop: async () => undefined };
+    const r = await runMatrix([app], [kmock, kafka], () => undefined, async (_a, b) => run(b.name));
+    expect(renderMatrix({ ...r, brokers: ['kmock', 'kafka-3.9.1'], missing: [] })).not.toContain('Strict-clients findings');
   });
 });

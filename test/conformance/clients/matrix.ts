@@ -6,12 +6,20 @@ import { startReferenceKafkaOrReason } from '../support/reference.js';
 import type { ClientApp } from './apps.js';
 import { MATRIX_BROKER_SETTINGS, runApp, STEP_TITLES, STEPS, type AppRun, type StepName, type StepResult } from './driver.js';
 import { CLIENT_CAUSES, type ClientCause } from './causes.js';
+import type { FindingsSummary } from '../../../src/broker/strict/findings.js';
+import { renderStrictFindings } from './strict-findings.js';
 
 export interface MatrixBroker {
   name: string;
   bootstrap: string;
   /** A reference Kafka that could not be started: why. Nothing runs on it; every comparison with it fails. */
   missing?: string;
+  /**
+   * kmock runs in strict-clients mode (docs/strict-clients.md): what each app's clients did that a
+   * correct client does not. Reset before each app is played, read after. Findings are facts
+   * about the clients, reported with the matrix; they never fail it.
+   */
+  strictClients?: { reset(): void; read(): FindingsSummary };
   stop(): Promise<void>;
 }
 
@@ -49,16 +57,23 @@ export interface MatrixResult {
   /** Reference Kafkas that could not be started, with why. */
   missing: { version: string; reason: string }[];
   comparisons: MatrixComparison[];
-  /** Every app's run on kmock (also when no reference Kafka ran). */
-  kmockRuns: { app: ClientApp; run: AppRun }[];
+  /** Every app's run on kmock (also when no reference Kafka ran), with its strict-clients findings. */
+  kmockRuns: { app: ClientApp; run: AppRun; strictClients?: FindingsSummary }[];
   /** Apps that cannot run on this machine, with why. */
   unavailable: { app: ClientApp; reason: string }[];
   elapsedMs: number;
 }
 
 export async function startMatrixBrokers(versions: string[]): Promise<{ brokers: MatrixBroker[]; missing: { version: string; reason: string }[] }> {
-  const kmock = await startKmock(kmockOptions(MATRIX_BROKER_SETTINGS).options);
-  const brokers: MatrixBroker[] = [{ name: 'kmock', bootstrap: kmock.bootstrapServers, stop: () => kmock.close() }];
+  const kmock = await startKmock({ ...kmockOptions(MATRIX_BROKER_SETTINGS).options, strictClients: true });
+  const brokers: MatrixBroker[] = [
+    {
+      name: 'kmock',
+      bootstrap: kmock.bootstrapServers,
+      strictClients: { reset: () => kmock.control.resetStrictClients(), read: () => kmock.control.strictClients() },
+      stop: () => kmock.close(),
+    },
+  ];
   const missing: { version: string; reason: string }[] = [];
   const started = await Promise.all(versions.map((version) => startReferenceKafkaOrReason({ version, settings: MATRIX_BROKER_SETTINGS })));
   started.forEach((r, i) => {
@@ -135,11 +150,15 @@ export async function runMatrix(
   const started = Date.now();
   const comparisons: MatrixComparison[] = [];
   const unavailable: { app: ClientApp; reason: string }[] = [];
-  const kmockRuns: { app: ClientApp; run: AppRun }[] = [];
+  const kmockRuns: MatrixResult['kmockRuns'] = [];
   const [kmock, ...references] = brokers;
   const kafkas = references.filter((b) => b.missing === undefined);
   for (const app of apps) {
-    const playAll = () => Promise.all([kmock, ...kafkas].map((b) => play(app, { name: b.name, bootstrap: b.bootstrap })));
+    // The strict-clients findings of the last play are this app's (apps are played one at a time).
+    const playAll = () => {
+      kmock.strictClients?.reset();
+      return Promise.all([kmock, ...kafkas].map((b) => play(app, { name: b.name, bootstrap: b.bootstrap })));
+    };
     let runs = await playAll();
     // Real clients on a busy machine: one replay of an app with a failing step (outcomes differ,
     // a step failed, steps not run), as the scenarios get one; the replay's outcomes are the ones
@@ -159,7 +178,7 @@ export async function runMatrix(
       log(`unavailable                        ${app.id}: ${runs[0].unavailable}`);
       continue;
     }
-    kmockRuns.push({ app, run: runs[0] });
+    kmockRuns.push({ app, run: runs[0], strictClients: kmock.strictClients?.read() });
     for (const ref of references) {
       const i = kafkas.indexOf(ref);
       const c = i < 0 ? noReferenceComparison(app, runs[0], ref.name, ref.missing ?? 'not started') : compareRuns(app, runs[0], runs[i + 1]);
@@ -251,6 +270,7 @@ export function renderMatrix(result: MatrixResult): string {
     }
     out.push('');
   }
+  out.push(...renderStrictFindings(result.kmockRuns));
   out.push('<details><summary>outcomes per client (kmock)</summary>');
   out.push('');
   for (const c of result.kmockRuns) {
