@@ -13,17 +13,26 @@
 // KMOCK_CONFORMANCE_REFERENCE=0 (skip the reference, kmock vs kmock), KMOCK_CONFORMANCE_RANDOM
 // (number of random sequences, default 8), KMOCK_CONFORMANCE_FILTER (regexp on scenario names),
 // KMOCK_CONFORMANCE_REPORT (write CONFORMANCE.md-style report to this path).
+//
+// Each scenario with `wait` steps is followed by its "[manual clock]" variant (suite.ts
+// clockVariant): the same steps on a manual-clock kmock, each wait a clock.advance, compared with
+// the reference transcript of the scenario's run, as main.ts does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDiff, formatTranscript } from './runner.js';
 import { generate, describeActions } from './random.js';
 import { writeConformanceReport, type RandomResult } from './report.js';
 import { ALL_SCENARIOS } from './scenarios/index.js';
+import { manualClockKmockProvider } from './support/manual-clock.js';
 import {
+  CLOCK_VARIANT_SUFFIX,
+  ClockedTargets,
   RANDOM_LENGTH,
   RANDOM_SEEDS,
   TargetPool,
+  hasWaits,
   kmockProvider,
   referenceProvider,
+  runClockVariantWithRetry,
   runPairWithRetry,
   runRandomSequence,
   unexplained,
@@ -37,6 +46,7 @@ const scenarios = ALL_SCENARIOS.filter((s) => FILTER === null || FILTER.test(s.n
 const seeds = RANDOM_SEEDS.slice(0, RANDOM_COUNT).filter(() => FILTER === null || FILTER.test('random'));
 
 let pool: TargetPool;
+const clocked = new ClockedTargets(manualClockKmockProvider());
 const started = Date.now();
 const results: ScenarioResult[] = [];
 const randomResults: RandomResult[] = [];
@@ -54,6 +64,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await pool?.close();
+  await clocked.close();
   if (process.env.KMOCK_CONFORMANCE_REPORT) {
     await writeConformanceReport(
       { scenarios: results, random: randomResults, elapsedMs: Date.now() - started, notes: [`Random sequences: seeds ${seeds.join(', ')}, ${RANDOM_LENGTH} actions each.`] },
@@ -61,6 +72,12 @@ afterAll(async () => {
     );
   }
 }, 60_000);
+
+function record(r: ScenarioResult): void {
+  const i = results.findIndex((x) => x.scenario.name === r.scenario.name);
+  if (i >= 0) results[i] = r;
+  else results.push(r);
+}
 
 function check(r: ScenarioResult): void {
   const text = (): string =>
@@ -87,9 +104,15 @@ describe('conformance scenarios', () => {
     // Timer-driven scenarios can lose a race on a loaded machine: one retry before failing.
     it(s.name, { timeout: 90_000 }, async () => {
       const r = await runPairWithRetry(s, pool);
-      const i = results.findIndex((x) => x.scenario.name === s.name);
-      if (i >= 0) results[i] = r;
-      else results.push(r);
+      record(r);
+      check(r);
+    });
+    if (!hasWaits(s)) continue;
+    it(`${s.name}${CLOCK_VARIANT_SUFFIX}`, { timeout: 90_000 }, async () => {
+      // The reference transcript of the scenario's own run (played again if it did not run).
+      const base = results.find((x) => x.scenario.name === s.name) ?? (await runPairWithRetry(s, pool));
+      const r = await runClockVariantWithRetry(base, pool, clocked);
+      record(r);
       check(r);
     });
   }

@@ -4,13 +4,15 @@
 // broken kmock is compared with a correct one here; main.ts runs the same mutations against the
 // real reference in CI.
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertScoped, classifyWith, closedLoopConsequences, isAccepted, staleCauses, type Cause, type ClassifiedDifference } from './causes.js';
+import { CAUSES, assertScoped, classifyWith, closedLoopConsequences, isAccepted, staleCauses, type Cause, type ClassifiedDifference } from './causes.js';
+import { CAUSES_4X } from './causes-4x.js';
 import { normaliseTranscript, type Difference, type NormalisedTranscript, type Transcript } from './runner.js';
 import { ALL_SCENARIOS } from './scenarios/index.js';
-import { MUTATIONS, mutatedKmockProvider } from './support/mutations.js';
-import { TargetPool, kmockProvider, runPair, scenarioFails, unexplained } from './suite.js';
+import { CLOCK_MUTATIONS, MUTATIONS, brokenClockKmockProvider, mutatedKmockProvider } from './support/mutations.js';
+import { manualClockKmockProvider } from './support/manual-clock.js';
+import { ClockedTargets, TargetPool, clockVariant, hasWaits, kmockProvider, runClockVariant, runPair, scenarioFails, unexplained } from './suite.js';
 
-const pools: TargetPool[] = [];
+const pools: Array<TargetPool | ClockedTargets> = [];
 afterAll(async () => {
   await Promise.all(pools.map((p) => p.close()));
 });
@@ -36,6 +38,28 @@ describe('a broken kmock fails the gate', () => {
       expect(scenarioFails(r), name).toBe(false);
     }
   });
+});
+
+describe('a broken manual clock fails the "[manual clock]" variant', () => {
+  for (const m of CLOCK_MUTATIONS) {
+    it(`${m.id}: ${m.describe} fails ${m.scenario} [manual clock]`, async () => {
+      const scenario = ALL_SCENARIOS.find((s) => s.name === m.scenario)!;
+      expect(scenario, `scenario ${m.scenario}`).toBeDefined();
+      expect(hasWaits(scenario), `${m.scenario} has wait steps (only those get a variant)`).toBe(true);
+      const pool = new TargetPool([kmockProvider('kmock'), kmockProvider('kmock-2')]);
+      const broken = new ClockedTargets(brokenClockKmockProvider(m));
+      const sound = new ClockedTargets(manualClockKmockProvider());
+      pools.push(pool, broken, sound);
+      const base = await runPair(scenario, pool);
+      expect(scenarioFails(base), 'the scenario itself passes').toBe(false);
+      // Not vacuous: on a sound manual clock, the variant agrees with the real-time run.
+      expect(scenarioFails(await runClockVariant(base, pool, sound)), 'the variant on a sound clock').toBe(false);
+      const r = await runClockVariant(base, pool, broken);
+      expect(r.scenario.causesOf).toBe(m.scenario);
+      expect(scenarioFails(r)).toBe(true);
+      expect(unexplained(r).map((d) => d.path)).toContainEqual(expect.stringMatching(m.path));
+    });
+  }
 });
 
 const diff = (over: Partial<Difference> = {}): Difference => ({
@@ -96,6 +120,22 @@ describe('cause rules', () => {
     const seen = [classifyWith([used, unused], 's', diff(), 'reference')!];
     expect(staleCauses([used, unused], seen).map((c) => c.id)).toEqual(['unused']);
     expect(staleCauses([used, { ...unused, intermittent: 'depends on the run' }], seen)).toEqual([]);
+  });
+
+  it("a manual-clock variant takes exactly its scenario's causes, by name; no cause names a variant", () => {
+    const varied = ALL_SCENARIOS.filter(hasWaits);
+    expect(varied.length).toBeGreaterThan(0);
+    for (const s of varied) {
+      const v = clockVariant(s);
+      expect(v.name).not.toBe(s.name);
+      expect(v.causesOf).toBe(s.name);
+      expect(v.steps).toBe(s.steps);
+      for (const c of [...CAUSES, ...CAUSES_4X]) {
+        if (c.scenario === undefined) continue;
+        const names = typeof c.scenario === 'string' ? c.scenario === v.name : c.scenario.test(v.name);
+        expect(names, `cause ${c.id} names ${v.name}`).toBe(false);
+      }
+    }
   });
 
   it('a closed-loop sequence accepts later differences only after an accepted first divergence', () => {

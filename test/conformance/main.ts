@@ -18,6 +18,10 @@
 // The client matrix (clients/, PROTOCOL.md) runs after the scenarios unless --no-clients, against
 // kmock and the --clients-kafka releases (default: --kafka and --also-kafka).
 //
+// Every selected scenario with `wait` steps is followed by its "[manual clock]" variant (suite.ts
+// clockVariant): the same steps on a kmock with a manual clock, each wait a clock.advance, compared
+// with the reference transcript of the scenario's own run.
+//
 // Exploring with more random sequences than the suite runs (only those, no scenarios):
 //   tsx test/conformance/main.ts --filter random --seeds 100-160 --len 30 --static --out /tmp/x.md
 import { writeFile } from 'node:fs/promises';
@@ -31,13 +35,18 @@ import { ALL_SCENARIOS } from './scenarios/index.js';
 import { CAUSES, staleCauses } from './causes.js';
 import { CAUSES_4X } from './causes-4x.js';
 import { formatDiff } from './runner.js';
-import { MUTATIONS, mutatedKmockProvider } from './support/mutations.js';
+import { CLOCK_MUTATIONS, MUTATIONS, brokenClockKmockProvider, mutatedKmockProvider } from './support/mutations.js';
+import { manualClockKmockProvider } from './support/manual-clock.js';
 import {
+  ClockedTargets,
   RANDOM_LENGTH,
   RANDOM_SEEDS,
   TargetPool,
+  hasWaits,
   kmockProvider,
   referenceProvider,
+  runClockVariant,
+  runClockVariantWithRetry,
   runPair,
   runPairWithRetry,
   runRandomSequence,
@@ -92,12 +101,16 @@ if ('reason' in found && found.reason !== '--no-reference' && referenceRequired)
 }
 const reference = 'reason' in found ? null : found;
 const pool = new TargetPool([kmockProvider('kmock'), reference ?? kmockProvider('kmock-2')]);
+/** The manual-clock kmocks of the "[manual clock]" variants: targets of their own, never the pool's. */
+const clocked = new ClockedTargets(manualClockKmockProvider());
 const scenarios = ALL_SCENARIOS.filter((s) => filter === null || filter.test(s.name));
 const randomWanted = filter === null || filter.test('random');
 pool.prestart(scenarios);
 const selfNote = 'reason' in found ? ` [kmock vs kmock: NOT a conformance check (${found.reason})]` : '';
 console.log('reason' in found ? `no reference Kafka ${version} (${found.reason}): kmock vs kmock, self-consistency only` : `kmock vs ${found.name}`);
 
+const CLOCK_VARIANT_NOTE =
+  'Each scenario with wait steps is also played as "<name> [manual clock]": on a kmock whose clock is manual, each wait a clock.advance (the clock follows real time in between), compared with the reference transcript of the scenario\'s run, with the scenario\'s causes.';
 const results: ScenarioResult[] = [];
 let failing = 0;
 /** Scenarios, random sequences, stale-cause and gate checks, client-matrix comparisons: one test each. */
@@ -105,10 +118,13 @@ let total = 0;
 try {
   for (const s of scenarios) {
     const r = await runPairWithRetry(s, pool);
-    results.push(r);
-    if (scenarioFails(r)) failing++;
-    console.log(`${verdict(r).padEnd(34)} ${s.name} (${r.elapsedMs} ms)${r.firstAttempt ? ` [retried: first attempt ${verdict(r.firstAttempt)}]` : ''}${selfNote}`);
-    if (scenarioFails(r)) console.log(failureText(r));
+    const played = hasWaits(s) ? [r, await runClockVariantWithRetry(r, pool, clocked)] : [r];
+    for (const x of played) {
+      results.push(x);
+      if (scenarioFails(x)) failing++;
+      console.log(`${verdict(x).padEnd(34)} ${x.scenario.name} (${x.elapsedMs} ms)${x.firstAttempt ? ` [retried: first attempt ${verdict(x.firstAttempt)}]` : ''}${selfNote}`);
+      if (scenarioFails(x)) console.log(failureText(x));
+    }
   }
   const random = randomWanted ? await runRandom(pool, '') : [];
   // A generator that stops exploring fails the run, as a scenario that stops checking would.
@@ -122,6 +138,7 @@ try {
   // Against the release kmock follows: a 4.x reference differs by design where the mutations are.
   if (reference !== null && /^kafka-3\.9\./.test(reference.name)) await runGateChecks();
   await pool.close();
+  await clocked.close();
   // A cause no difference matched in a complete run against the release it was written for is
   // stale: kmock changed (remove it) or the scenario no longer shows it.
   const complete = filter === null && reference !== null && /^3\.9\./.test(reference.name.replace(/^kafka-/, ''));
@@ -142,7 +159,7 @@ try {
       scenarios: results,
       random,
       elapsedMs: Date.now() - started,
-      notes: [`Random sequences: seeds ${describeSeeds(seeds)}, ${length} actions each${staticShare > 0.5 ? ', mostly static members' : ''}.`],
+      notes: [`Random sequences: seeds ${describeSeeds(seeds)}, ${length} actions each${staticShare > 0.5 ? ', mostly static members' : ''}.`, CLOCK_VARIANT_NOTE],
       sections,
       stale,
       randomCoverage: random.length > 0 ? renderCoverage(random, coverageFloor) : undefined,
@@ -155,6 +172,7 @@ try {
   console.log(`conformance: ${total - failing} passed, ${failing} failed`);
 } finally {
   await pool.close();
+  await clocked.close();
 }
 process.exit(failing > 0 ? 1 : 0);
 
@@ -182,6 +200,26 @@ async function runGateChecks(): Promise<void> {
       }
     } finally {
       await mutated.close();
+    }
+  }
+  // A broken manual clock: the scenario's "[manual clock]" variant, compared with the reference
+  // transcript of the scenario's run above, must fail at the named field.
+  for (const m of CLOCK_MUTATIONS) {
+    const base = results.find((x) => x.scenario.name === m.scenario);
+    if (base === undefined) continue;
+    const broken = new ClockedTargets(brokenClockKmockProvider(m));
+    try {
+      const r = await runClockVariant(base, pool, broken);
+      const caught = unexplained(r).filter((d) => m.path.test(d.path));
+      total++;
+      if (scenarioFails(r) && caught.length > 0) {
+        console.log(`gate check: a kmock whose ${m.describe} fails ${r.scenario.name} at ${caught[0].request} ${caught[0].path}`);
+      } else {
+        failing++;
+        console.log(`FAIL: gate check: a kmock whose ${m.describe} passes ${r.scenario.name} (${verdict(r)})`);
+      }
+    } finally {
+      await broken.close();
     }
   }
 }
@@ -253,6 +291,7 @@ async function runOtherRelease(other: string): Promise<string> {
     return `## Kafka ${other}\n\nNot run: ${provider.reason}\n`;
   }
   const otherPool = new TargetPool([kmockProvider('kmock'), provider]);
+  const otherClocked = new ClockedTargets(manualClockKmockProvider());
   const t0 = Date.now();
   const otherResults: ScenarioResult[] = [];
   let random: RandomResult[] = [];
@@ -260,11 +299,14 @@ async function runOtherRelease(other: string): Promise<string> {
     otherPool.prestart(scenarios);
     for (const s of scenarios) {
       const r = await runPairWithRetry(s, otherPool);
-      otherResults.push(r);
-      total++;
-      if (scenarioFails(r)) failing++;
-      console.log(`${verdict(r).padEnd(34)} ${s.name} vs ${provider.name} (${r.elapsedMs} ms)`);
-      if (scenarioFails(r)) console.log(failureText(r));
+      const played = hasWaits(s) ? [r, await runClockVariantWithRetry(r, otherPool, otherClocked)] : [r];
+      for (const x of played) {
+        otherResults.push(x);
+        total++;
+        if (scenarioFails(x)) failing++;
+        console.log(`${verdict(x).padEnd(34)} ${x.scenario.name} vs ${provider.name} (${x.elapsedMs} ms)${x.firstAttempt ? ` [retried: first attempt ${verdict(x.firstAttempt)}]` : ''}`);
+        if (scenarioFails(x)) console.log(failureText(x));
+      }
     }
     if (randomWanted) {
       random = await runRandom(otherPool, ` vs ${provider.name}`);
@@ -272,6 +314,7 @@ async function runOtherRelease(other: string): Promise<string> {
     }
   } finally {
     await otherPool.close();
+    await otherClocked.close();
   }
   const stale = filter === null ? staleCauses(CAUSES_4X, [...otherResults, ...random.map((x) => x.result)].flatMap((r) => r.differences)) : [];
   if (filter === null) {
@@ -280,7 +323,7 @@ async function runOtherRelease(other: string): Promise<string> {
     console.log(stale.length === 0 ? `no stale 4.x causes vs ${provider.name}` : `FAIL: stale 4.x causes vs ${provider.name}: ${stale.map((c) => c.id).join(', ')}`);
   }
   await writeConformanceReport(
-    { scenarios: otherResults, random, elapsedMs: Date.now() - t0, stale, notes: [`kmock follows Kafka 3.9; this run shows where ${provider.name} answers differently, and why.`] },
+    { scenarios: otherResults, random, elapsedMs: Date.now() - t0, stale, notes: [`kmock follows Kafka 3.9; this run shows where ${provider.name} answers differently, and why.`, CLOCK_VARIANT_NOTE] },
     file,
   );
   const counts = new Map<string, number>();

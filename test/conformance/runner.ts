@@ -6,7 +6,10 @@
 // ids, cluster and node ids, hosts, ports, throttle times, topic ids, clocks, list orders that
 // Kafka leaves to hash maps) and compared field by field into a readable diff.
 //
-// Nothing here knows kmock: a target is just `{bootstrapServers}`.
+// Nothing here knows kmock: a target is just `{bootstrapServers}`, and optionally how a `wait`
+// step lets time pass on it (`passTime`; a real sleep by default). A manual-clock kmock
+// (support/manual-clock.ts) jumps its clock there instead: the one thing that differs between a
+// scenario and its "[manual clock]" variant (suite.ts clockVariant).
 import {
   APIS,
   UnsupportedVersionError,
@@ -224,6 +227,12 @@ export interface Scenario {
   steps: Step[];
   /** Default time to wait for an answer (ms). */
   collectTimeoutMs?: number;
+  /**
+   * The scenario whose causes (causes.ts, causes-4x.ts: scoped by scenario name) explain this
+   * one's differences: set on a variant that plays another scenario's steps on a differently run
+   * kmock (suite.ts clockVariant), so it inherits exactly that scenario's causes, by name.
+   */
+  causesOf?: string;
   /** Tags for selection (e.g. "group", "data", "random"). */
   tags?: string[];
   /**
@@ -284,6 +293,12 @@ export interface Target {
   bootstrapServers: string;
   /** The broker's node id (learned at warm-up if left out). */
   nodeId?: number;
+  /**
+   * How a `wait` step lets `ms` go by on this target (default: sleep `ms` in real time). Every
+   * other pause of the runner (settle, collect and parked timeouts, polls, round trips) is real
+   * time on every target; a manual-clock kmock follows it and jumps only here.
+   */
+  passTime?(ms: number): Promise<void>;
 }
 
 export interface RunOptions {
@@ -650,7 +665,8 @@ export async function runScenario(scenario: Scenario, target: Target, options: R
           break;
         }
         case 'wait':
-          await sleep(step.ms);
+          // Real time on a real broker; a manual-clock kmock advances its clock by `ms` at once.
+          await (target.passTime !== undefined ? target.passTime(step.ms) : sleep(step.ms));
           break;
         case 'close': {
           const s = conns.get(step.conn);

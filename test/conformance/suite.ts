@@ -175,22 +175,125 @@ export async function runPair(scenario: Scenario, pool: TargetPool): Promise<Sce
   const [ta, tb] = await Promise.all([runScenario(scenario, a.target, { ns }), runScenario(scenario, b.target, { ns })]);
   const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId, bootstrap: a.target.bootstrapServers });
   const nb = normaliseTranscript(tb, { ns, nodeId: b.target.nodeId, bootstrap: b.target.bootstrapServers });
+  return compared(scenario, pool.providers[1], [na, nb], [ta.error, tb.error], started);
+}
+
+/** The result of comparing two played transcripts of `scenario` (kmock's first). */
+function compared(
+  scenario: Scenario,
+  referenceProvider: TargetProvider,
+  [na, nb]: [NormalisedTranscript, NormalisedTranscript],
+  errors: Array<string | undefined>,
+  started: number,
+): ScenarioResult {
   const diffs: Difference[] = compareTranscripts(na, nb);
-  const mode = pool.providers[1].kind === 'kafka' ? 'reference' : 'self';
+  const mode = referenceProvider.kind === 'kafka' ? 'reference' : 'self';
   // The reference's name ("kafka-4.4.0") picks the causes: Kafka 4.x changes first against a 4.x
-  // release (causes-4x.ts), causes.ts otherwise and as the fallback.
-  const reference = pool.providers[1].name;
-  const classified = diffs.map((d) => classifyFor(reference, scenario.name, d, mode, [na, nb]));
+  // release (causes-4x.ts), causes.ts otherwise and as the fallback. A variant is classified under
+  // the name of the scenario it varies (causesOf): it inherits that scenario's causes, no others.
+  const reference = referenceProvider.name;
+  const causesOf = scenario.causesOf ?? scenario.name;
+  const classified = diffs.map((d) => classifyFor(reference, causesOf, d, mode, [na, nb]));
   return {
     scenario,
-    targets: [a.target.name, b.target.name],
+    targets: [na.target, nb.target],
     mode,
     transcripts: [na, nb],
     differences: scenario.tags?.includes('random') ? closedLoopConsequences(classified) : classified,
     expectationFailures: [checkExpectations(na), checkExpectations(nb)],
     elapsedMs: Date.now() - started,
-    errors: [ta.error, tb.error].filter((e): e is string => e !== undefined),
+    errors: errors.filter((e): e is string => e !== undefined),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Manual-clock variants
+
+/**
+ * "Advancing kmock's manual clock answers as waiting on Kafka does." Every scenario with `wait`
+ * steps gets a variant, `<name> [manual clock]`: the same steps on a kmock started with
+ * `clock: 'manual'` (support/manual-clock.ts), where a wait is `kmock.clock.advance(ms)` (no real
+ * sleep) and the clock follows real time in moves of a few ms between waits, so that settle
+ * pauses, timeouts and round trips count for kmock as they do for Kafka: waits being jumps is the
+ * only difference from the ordinary run. The variant is compared with the reference transcript of
+ * the scenario's own run (the Kafka side waited in real time; it is not played again unless the
+ * variant fails and is retried), and inherits exactly the scenario's causes (causesOf). Only
+ * scenarios with waits get one: the others would play the same as on kmock's ordinary clock, and
+ * the run time is kept small. The manual-clock kmocks are targets of their own (ClockedTargets),
+ * never the pool's, so no ordinary scenario runs on one.
+ */
+export const CLOCK_VARIANT_SUFFIX = ' [manual clock]';
+
+export function hasWaits(s: Scenario): boolean {
+  return s.steps.some((step) => step.op === 'wait');
+}
+
+export function clockVariant(s: Scenario): Scenario {
+  return {
+    ...s,
+    name: `${s.name}${CLOCK_VARIANT_SUFFIX}`,
+    causesOf: s.name,
+    description: `${s.description ?? s.name} (on kmock's manual clock: each wait is a clock.advance)`,
+  };
+}
+
+/** One target per settings set (and `ownBrokers` key), as TargetPool keys its pairs, from one provider. */
+export class ClockedTargets {
+  private readonly targets = new Map<string, Promise<RunningTarget>>();
+  constructor(readonly provider: TargetProvider) {}
+
+  forScenario(s: Scenario): Promise<RunningTarget> {
+    const key = `${settingsKey(scenarioSettings(s))}${s.ownBrokers === undefined ? '' : `|own:${s.ownBrokers}`}`;
+    let t = this.targets.get(key);
+    if (t === undefined) {
+      t = this.provider.start(scenarioSettings(s));
+      this.targets.set(key, t);
+    }
+    return t;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.targets.values()];
+    this.targets.clear();
+    await Promise.all(all.map(async (p) => (await p.catch(() => null))?.stop().catch(() => undefined)));
+  }
+}
+
+/**
+ * Plays the clock variant of `base.scenario` on its manual-clock kmock and compares it with the
+ * reference transcript of `base` (that run's Kafka side, reused).
+ */
+export async function runClockVariant(base: ScenarioResult, pool: TargetPool, clocked: ClockedTargets): Promise<ScenarioResult> {
+  const started = Date.now();
+  const variant = clockVariant(base.scenario);
+  const a = await clocked.forScenario(variant);
+  const ns = base.transcripts[1].ns ?? newNamespace(variant.name);
+  const ta = await runScenario(variant, a.target, { ns });
+  const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId, bootstrap: a.target.bootstrapServers });
+  return compared(variant, pool.providers[1], [na, base.transcripts[1]], [ta.error, base.transcripts[1].error], started);
+}
+
+/**
+ * runClockVariant, and once more when it fails, then with both sides played afresh (the variant
+ * on the manual-clock kmock and on the reference at once, as runPair does): a timer-driven
+ * scenario can lose a race on either broker. The retry carries the first attempt for the report.
+ */
+export async function runClockVariantWithRetry(
+  base: ScenarioResult,
+  pool: TargetPool,
+  clocked: ClockedTargets,
+  fails: (r: ScenarioResult) => boolean = scenarioFails,
+): Promise<ScenarioResult> {
+  const first = await runClockVariant(base, pool, clocked);
+  if (!fails(first)) return first;
+  const started = Date.now();
+  const variant = first.scenario;
+  const [a, [, b]] = await Promise.all([clocked.forScenario(variant), pool.forScenario(variant)]);
+  const ns = newNamespace(variant.name);
+  const [ta, tb] = await Promise.all([runScenario(variant, a.target, { ns }), runScenario(variant, b.target, { ns })]);
+  const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId, bootstrap: a.target.bootstrapServers });
+  const nb = normaliseTranscript(tb, { ns, nodeId: b.target.nodeId, bootstrap: b.target.bootstrapServers });
+  return { ...compared(variant, pool.providers[1], [na, nb], [ta.error, tb.error], started), firstAttempt: first };
 }
 
 /** The differences that make a scenario fail: without a cause whose kind accepts them. */

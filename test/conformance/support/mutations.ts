@@ -3,11 +3,17 @@
 // codec, changed, encoded again); kmock itself is untouched, so the gate check needs no special
 // build. main.ts plays each mutation's scenario against the mutated kmock and the reference and
 // counts the check as passed only if the scenario fails at the mutated field.
+//
+// A clock mutation (CLOCK_MUTATIONS) breaks a manual-clock kmock's clock instead, the way a bug in
+// time/broker-clock.ts would (the broker's clock object is patched in place, nothing in src/
+// changes); its check plays a scenario's "[manual clock]" variant (suite.ts clockVariant), which
+// must fail at the named field.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { decodeResponse, encodeResponse, peekRequestHeader, type ApiTypes } from '../../../src/codec/index.js';
-import { startKmock } from '../../../src/broker/server.js';
+import { startKmock, type Kmock } from '../../../src/broker/server.js';
 import type { Settings } from '../runner.js';
 import { kmockOptions, type TargetProvider } from '../suite.js';
+import { manualClockKmockProvider, TICK_MS } from './manual-clock.js';
 
 export interface Mutation {
   id: string;
@@ -46,6 +52,55 @@ export const MUTATIONS: Mutation[] = [
     path: /supportedFeatures/,
   },
 ];
+
+export interface ClockMutation {
+  id: string;
+  /** What the broken clock does wrong. */
+  describe: string;
+  /** Breaks the clock of a kmock started with `clock: 'manual'`, before it serves anything. */
+  break(k: Kmock): void;
+  /** The scenario whose "[manual clock]" variant must fail, and the field path its failure must name. */
+  scenario: string;
+  path: RegExp;
+}
+
+/**
+ * Moves at least this long are a test's jumps (a wait step); the real-time follower's moves
+ * (support/manual-clock.ts) are a tick or a few, so the broken clock below still follows real time
+ * and only its jumps go wrong: the variant must catch the jump itself.
+ */
+const JUMP_MS = 10 * TICK_MS;
+
+export const CLOCK_MUTATIONS: ClockMutation[] = [
+  {
+    id: 'clock-advance-leaves-now-behind',
+    describe: `clock.advance(ms) (${JUMP_MS} ms or more) fires the timers that fall due but leaves now() where it was`,
+    break(k) {
+      const clock = k.broker.clock;
+      // In manual mode now() is the clock's anchor; the bug is an advance that forgets to move it.
+      const internals = clock as unknown as { anchorClock: unknown };
+      if (typeof internals.anchorClock !== 'number') throw new Error('BrokerClock has no anchorClock any more: update the clock-advance-leaves-now-behind mutation');
+      const advance = clock.advance.bind(clock);
+      clock.advance = (ms) => {
+        if (ms < JUMP_MS) return advance(ms);
+        const at = clock.now();
+        const r = advance(ms);
+        (internals as { anchorClock: number }).anchorClock -= clock.now() - at;
+        return r;
+      };
+    },
+    // The initial delay's extension (due 300 ms after the first join) fires during the jumps on
+    // Kafka's timeline; on a clock the lost jumps (25 + 100 + 100 ms) left behind it is still
+    // ahead at the final collects (10 ms each): answers on Kafka, no-response here.
+    scenario: 'shouldDelayRebalanceUptoRebalanceTimeout',
+    path: /^kind$/,
+  },
+];
+
+/** A manual-clock kmock (support/manual-clock.ts) whose clock `m` breaks. */
+export function brokenClockKmockProvider(m: ClockMutation, name = `kmock[manual clock]+${m.id}`): TargetProvider {
+  return manualClockKmockProvider(name, (k) => m.break(k));
+}
 
 /** Frames out of a byte stream: each whole size-prefixed frame (prefix excluded) as it completes. */
 function framer(onFrame: (frame: Buffer) => void): (chunk: Buffer) => void {
