@@ -1,11 +1,10 @@
 // `kmock start --admin-port` as a user runs it: the admin API's URL is printed after the listening
 // line, `kmock admin` (a second process) drives it, and the broker still exits 0 on SIGTERM.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-
-const BIN = new URL('../../bin/kmock.js', import.meta.url).pathname;
+import { runKmock as run, spawnKmock } from '../support/kmock-process.js';
 const START_JS = new URL('../../dist/cli/start.js', import.meta.url);
 /** dist/ must be built from sources that know --admin-port. */
 const BUILT = existsSync(START_JS) && readFileSync(START_JS, 'utf8').includes('admin-port');
@@ -16,39 +15,12 @@ afterEach(() => {
   child = undefined;
 });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    p.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe.skipIf(!BUILT)('kmock start --admin-port (needs dist/: npm run build)', () => {
   it('prints the admin URL, serves `kmock admin`, and exits 0 on SIGTERM', async () => {
-    child = spawn(process.execPath, [BIN, 'start', '--port', '0', '--admin-port', '0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const lines: string[] = [];
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no admin line; output: ${lines.join('\n')}`)), 15_000);
-      let buf = '';
-      child!.stdout!.on('data', (d: Buffer) => {
-        buf += d.toString();
-        let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          lines.push(buf.slice(0, i));
-          buf = buf.slice(i + 1);
-          const m = /^admin API on (http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[lines.length - 1]!);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]!);
-          }
-        }
-      });
-      child!.once('exit', (code) => reject(new Error(`exited ${code}: ${lines.join('\n')}`)));
-    });
+    const started = await spawnKmock(['start', '--port', '0', '--admin-port', '0', '--log-level', 'silent'], /^admin API on (http:\/\/127\.0\.0\.1:\d+)$/);
+    child = started.child;
+    const { lines } = started;
+    const url = started.match[1]!;
     expect(lines[0]).toMatch(/^listening on 127\.0\.0\.1:\d+$/);
 
     const groups = await run(['admin', '--url', url, 'groups']);

@@ -118,7 +118,8 @@ describe('conformance scenarios', () => {
   }
 });
 
-describe('random group sequences', () => {
+// Skipped, not empty, when KMOCK_CONFORMANCE_RANDOM=0 or the filter leaves none (vitest fails an empty suite).
+describe.skipIf(seeds.length === 0)('random group sequences', () => {
   for (const seed of seeds) {
     it(`seed ${seed}`, { timeout: 150_000 }, async () => {
       const seq = generate(seed, { length: RANDOM_LENGTH });

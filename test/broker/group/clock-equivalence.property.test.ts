@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BrokerClock } from '../../../src/broker/time/broker-clock.js';
-import { Harness, groupId, metadata } from './harness.js';
+import { Harness, groupId, learnFromGroup, metadata } from './harness.js';
 
 const op = fc.oneof(
   fc.record({ kind: fc.constant('join' as const), client: fc.nat(3), forgetId: fc.boolean() }),
@@ -79,15 +79,7 @@ function play(ops: Op[], versions: number[], mode: Mode): string[] {
         answer(`commit ${o.client}`)(h.commitOne(c.memberId, c.generation, c.instanceId));
         break;
     }
-    // Clients learn their member id and generation as a real one does from its answers.
-    const g = h.coordinator.group(groupId);
-    for (const cl of clients) {
-      const id = cl.instanceId !== null ? g?.currentStaticMemberId(cl.instanceId) : cl.memberId;
-      if (id !== undefined && g?.has(id)) {
-        cl.memberId = id;
-        cl.generation = g.generationId;
-      }
-    }
+    learnFromGroup(h, clients);
   }
   // Every timer runs out: by advancing 200 minutes; the stepped clock first runs until idle (all
   // but the housekeeping timers, i.e. the periodic offsets expiry) and then advances the rest.

@@ -41,6 +41,21 @@ export const protocolSuperset: JoinGroupRequestProtocol[] = [
   { name: 'roundrobin', metadata },
 ];
 
+/**
+ * Random walks' clients learn their member id and generation from the group, as a real client
+ * does from its answers (a static one by its instance id).
+ */
+export function learnFromGroup(h: Harness, clients: Array<{ instanceId: string | null; memberId: string; generation: number }>, id = groupId): void {
+  const g = h.coordinator.group(id);
+  for (const cl of clients) {
+    const memberId = cl.instanceId !== null ? g?.currentStaticMemberId(cl.instanceId) : cl.memberId;
+    if (memberId !== undefined && g?.has(memberId)) {
+      cl.memberId = memberId;
+      cl.generation = g.generationId;
+    }
+  }
+}
+
 /** A response that may arrive later; fails the test if it arrives twice. */
 export class Pending<T> {
   private value: T | undefined;

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ClassicGroup } from '../../../src/broker/group/group.js';
-import { Harness, groupId, metadata } from './harness.js';
+import { Harness, groupId, learnFromGroup, metadata } from './harness.js';
 
 interface Client {
   instanceId: string | null;
@@ -112,14 +112,7 @@ describe('coordinator invariants under random operations', () => {
           }
           // Clients learn their member id and generation from the group (as a real client would
           // from its responses); this keeps the random walk inside meaningful states.
-          const g = h.coordinator.group(groupId);
-          for (const cl of clients) {
-            const id = cl.instanceId !== null ? g?.currentStaticMemberId(cl.instanceId) : cl.memberId;
-            if (id !== undefined && g?.has(id)) {
-              cl.memberId = id;
-              cl.generation = g.generationId;
-            }
-          }
+          learnFromGroup(h, clients);
           checkInvariants(h);
         }
         // Let every timer run out: the group must settle (Empty or gone), answering everything.

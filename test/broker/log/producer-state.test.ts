@@ -59,7 +59,7 @@ describe('ProducerStateManager', () => {
   });
 
   it('expires idle producers on the periodic check (producer.id.expiration.ms)', () => {
-    const m = new ProducerStateManager('t-0', { checkIntervalMs: 1 });
+    const m = new ProducerStateManager('t-0', { checkIntervalMs: 1, scheduleOrigin: NOW });
     m.update(1n, 0, { lastSeq: 0, lastOffset: 0, offsetDelta: 0, timestamp: NOW - PRODUCER_ID_EXPIRATION_MS - 1 });
     m.update(2n, 0, { lastSeq: 0, lastOffset: 1, offsetDelta: 0, timestamp: NOW });
     expect(m.lastEntry(1n, NOW + 10)).toBeUndefined();
