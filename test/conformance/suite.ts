@@ -56,7 +56,9 @@ export function kmockProvider(name = 'kmock'): TargetProvider {
     name,
     kind: 'kmock',
     async start(settings) {
-      const k = await startKmock(kmockOptions(settings).options);
+      // Strict-clients mode on: it only observes (docs/strict-clients.md), so every scenario also
+      // checks that kmock answers as Kafka does with it on.
+      const k = await startKmock({ ...kmockOptions(settings).options, strictClients: true });
       return { target: { name, bootstrapServers: k.bootstrapServers, nodeId: k.broker.config.nodeId }, stop: () => k.close() };
     },
   };

@@ -64,7 +64,7 @@ export function manualClockKmockProvider(name = 'kmock[manual clock]', breakCloc
     name,
     kind: 'kmock',
     async start(settings: Settings) {
-      const k = await startKmock({ ...kmockOptions(settings).options, clock: 'manual' });
+      const k = await startKmock({ ...kmockOptions(settings).options, clock: 'manual', strictClients: true });
       breakClock?.(k);
       const follower = followRealTime(k.clock);
       return {
