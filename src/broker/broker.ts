@@ -77,7 +77,7 @@ export class Broker implements ConnectionDeps {
     // A deleted topic's committed offsets go from every group, as Kafka's metadata publisher has
     // the group coordinator do (BrokerMetadataPublisher -> GroupCoordinator.onPartitionsDeleted).
     this.topicDeletions.onDeleted((partitions) => this.groups.onPartitionsDeleted(partitions));
-    this.clientFindings = new ClientFindings(config.strictClients, this.log);
+    this.clientFindings = new ClientFindings(config.strictClients, this.log, this.clock);
     this.advertised = { host: config.advertisedHost ?? config.host, port: config.advertisedPort ?? config.port };
     this.services = {
       config,

@@ -6,6 +6,7 @@
 // correlation id, client id, connection, and a short detail), tells listeners of every finding
 // (the control plane's events) and logs each one as a warn line.
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../group/clock.js';
 import { apiByKey } from '../../codec/index.js';
 import type { ConnectionInfo } from '../connection.js';
 import { FINDING_KIND_NAMES, FINDING_KINDS, type FindingKind } from './kinds.js';
@@ -30,7 +31,7 @@ export interface FindingConnection {
 
 export interface ClientFinding {
   kind: FindingKind;
-  /** Date.now() when it was recorded. */
+  /** The broker clock's time when it was recorded (so deterministic runs repeat it). */
   at: number;
   /** The API's name ("Produce"), or "apiKey N" for a key kmock does not know. */
   api: string;
@@ -71,6 +72,7 @@ export class ClientFindings {
   constructor(
     enabled: boolean,
     private readonly log: Logger,
+    private readonly clock: Clock = systemClock,
   ) {
     this.enabled = enabled;
   }
@@ -79,7 +81,7 @@ export class ClientFindings {
   record(kind: FindingKind, connection: ConnectionInfo, request: FindingRequest, detail: string): ClientFinding {
     const finding: ClientFinding = {
       kind,
-      at: Date.now(),
+      at: this.clock.now(),
       api: apiByKey(request.apiKey)?.name ?? `apiKey ${request.apiKey}`,
       apiKey: request.apiKey,
       apiVersion: request.apiVersion,
