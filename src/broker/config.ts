@@ -60,6 +60,13 @@ export interface BrokerConfig {
   deterministic: boolean;
   /** The seed of a deterministic broker. */
   seed: number;
+  /**
+   * A Fetch long poll also ends after its max wait in real time when the clock has not passed it
+   * first: a client keeps consuming while a manual clock stands still (Java's consumer keeps one
+   * Fetch per broker in flight and would wait out request.timeout.ms). Off: long polls wait on the
+   * clock alone.
+   */
+  longPollsOnRealTime: boolean;
 
   /** Write each request and response, decoded, as one JSON line on the log. */
   trace: boolean;
@@ -100,6 +107,7 @@ export const DEFAULT_CONFIG: BrokerConfig = {
   clock: 'system',
   deterministic: false,
   seed: 0,
+  longPollsOnRealTime: false,
   trace: false,
   logLevel: 'info',
   policies: {},

@@ -19,6 +19,11 @@ export interface TimerOptions {
   name?: string;
   /** Recurring upkeep that `runUntilIdle` does not wait for (broker-clock.ts). */
   housekeeping?: boolean;
+  /**
+   * Also fire after `delayMs` of real time if the clock has not got there first (broker-clock.ts):
+   * for waits a client asked for (a Fetch's max wait) on a clock the test may have stopped.
+   */
+  realTimeCap?: boolean;
 }
 
 export interface Timers {

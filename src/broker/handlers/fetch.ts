@@ -170,8 +170,12 @@ function longPoll(
         if (!done && tryComplete(b, params, interesting, first)) finish();
       },
     };
-    // On the broker's clock: a test with a manual clock answers a long poll by advancing it.
-    const timer = b.clock.schedule(params.maxWaitMs, finish, { name: `fetch max wait (connection ${ctx.connection.id})` });
+    // On the broker's clock: a test with a manual clock answers a long poll by advancing it (and,
+    // with longPollsOnRealTime, real time answers it too: time/broker-clock.ts, docs/testing.md).
+    const timer = b.clock.schedule(params.maxWaitMs, finish, {
+      name: `fetch max wait (connection ${ctx.connection.id})`,
+      realTimeCap: b.config.longPollsOnRealTime,
+    });
     b.fetchWaiters.add(waiter);
   });
 }

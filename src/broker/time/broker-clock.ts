@@ -98,9 +98,33 @@ export class BrokerClock implements Clock, Timers {
   }
 
   schedule(delayMs: number, fn: () => void, options?: TimerOptions): TimerHandle {
-    const timer = this.queue.add(this.now() + Math.max(0, delayMs), fn, options?.name, options?.housekeeping);
+    const delay = Math.max(0, delayMs);
+    if (options?.realTimeCap) return this.scheduleCapped(delay, fn, options);
+    const timer = this.queue.add(this.now() + delay, fn, options?.name, options?.housekeeping);
     if (!this.advancing) this.arm();
     return { cancel: () => this.queue.cancel(timer) };
+  }
+
+  /** A timer that fires at its deadline on this clock or after `delay` real ms, whichever is first. */
+  private scheduleCapped(delay: number, fn: () => void, options: TimerOptions): TimerHandle {
+    let real: NodeJS.Timeout | undefined;
+    const timer = this.queue.add(this.now() + delay, () => {
+      clearTimeout(real);
+      fn();
+    }, options.name, options.housekeeping);
+    real = setTimeout(() => {
+      if (!timer.live || this.closed) return;
+      this.queue.cancel(timer);
+      this.fire(timer);
+    }, delay);
+    real.unref();
+    if (!this.advancing) this.arm();
+    return {
+      cancel: () => {
+        clearTimeout(real);
+        this.queue.cancel(timer);
+      },
+    };
   }
 
   /** Moves the clock forward by `ms`, firing every timer that falls due on the way, in order. */

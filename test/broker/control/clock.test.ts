@@ -1,7 +1,7 @@
 // The control plane's clock door: input checked (400), moves reported, timers waited for, and the
 // HTTP routes answering the same.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createJoinGroupRequest } from '../../../src/codec/index.js';
+import { createCreateTopicsRequest, createFetchRequest, createJoinGroupRequest, FetchRequest } from '../../../src/codec/index.js';
 import { startKmock, type Kmock } from '../../../src/broker/server.js';
 import { ControlError } from '../../../src/broker/control/errors.js';
 import { RawClient } from '../../support/raw-client.js';
@@ -50,6 +50,34 @@ describe('control.clock', () => {
       await expect(k.clock.waitForTimer(/never/, { timeoutMs: 20 })).rejects.toMatchObject({ status: 408 });
     } finally {
       await k.close();
+    }
+  });
+
+  it('a Fetch long poll waits on the clock; with longPollsOnRealTime real time ends it too', async () => {
+    const fetchAfter = async (k: Kmock) => {
+      const c = await RawClient.connect(k.bootstrapServers);
+      await c.request(19, 7, createCreateTopicsRequest({ topics: [{ name: 'lp', numPartitions: 1, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 5000 }));
+      const fetch = c.request(1, 12, createFetchRequest({ maxWaitMs: 50, minBytes: 1, topics: [FetchRequest.createTopic({ topic: 'lp', partitions: [FetchRequest.createPartition({ partition: 0, fetchOffset: 0n, partitionMaxBytes: 1 << 20 })] })] }));
+      return { c, fetch };
+    };
+    const onClock = await startKmock({ clock: 'manual' });
+    const capped = await startKmock({ clock: 'manual', longPollsOnRealTime: true });
+    const cappedStart = capped.clock.now();
+    try {
+      const a = await fetchAfter(onClock);
+      const b = await fetchAfter(capped);
+      // The capped one answers in real time although neither clock moved...
+      expect(await b.fetch).toMatchObject({ errorCode: 0 });
+      expect(capped.clock.now()).toBe(cappedStart);
+      // ...the other is still parked on its clock until it passes the max wait.
+      await onClock.clock.waitForTimer('fetch max wait');
+      onClock.clock.advance(50);
+      expect(await a.fetch).toMatchObject({ errorCode: 0 });
+      a.c.close();
+      b.c.close();
+    } finally {
+      await onClock.close();
+      await capped.close();
     }
   });
 

@@ -155,6 +155,36 @@ describe('BrokerClock, running', () => {
   });
 });
 
+describe('BrokerClock, a timer capped by real time (realTimeCap)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('fires after its delay in real time while a manual clock stands still, once', () => {
+    vi.useFakeTimers({ now: 0 });
+    const c = new BrokerClock({ setting: 'manual', startMs: 100 });
+    const fired: number[] = [];
+    c.schedule(500, () => fired.push(c.now()), { realTimeCap: true });
+    vi.advanceTimersByTime(499);
+    expect(fired).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(fired).toEqual([100]);
+    c.advance(1_000);
+    expect(fired).toEqual([100]);
+    expect(c.pendingCount).toBe(0);
+  });
+
+  it('fires at its deadline when the clock gets there first, and not again in real time; cancel stops both', () => {
+    vi.useFakeTimers({ now: 0 });
+    const c = new BrokerClock({ setting: 'manual', startMs: 0 });
+    const fired: string[] = [];
+    c.schedule(500, () => fired.push(`a@${c.now()}`), { realTimeCap: true });
+    const b = c.schedule(500, () => fired.push('b'), { realTimeCap: true });
+    b.cancel();
+    c.advance(500);
+    vi.advanceTimersByTime(1_000);
+    expect(fired).toEqual(['a@500']);
+  });
+});
+
 describe('parseClockSetting', () => {
   it('reads system, manual and speeds; refuses the rest', () => {
     expect(parseClockSetting('manual')).toBe('manual');
