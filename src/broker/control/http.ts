@@ -157,6 +157,10 @@ async function handle(
     if (req.method === 'GET' && params.length === 1 && params[0] === 'events') {
       return streamEvents(control, streams, req, res, url.searchParams);
     }
+    if (req.method === 'GET' && params.length === 2 && params[0] === 'strict-clients' && params[1] === 'events') {
+      for (const k of url.searchParams.keys()) throw badRequest(`unknown query parameter "${k}" (none allowed)`);
+      return openStream(streams, req, res, (send) => control.subscribeStrictClients((f) => send(f.kind, f)));
+    }
     const matches = routes.filter((r) => matchPath(r.path, params) !== undefined);
     if (matches.length === 0) throw notFound(`no route ${req.method} ${url.pathname}`);
     const route = matches.find((r) => r.method === req.method);
@@ -259,6 +263,19 @@ function streamEvents(
   for (const k of query.keys()) if (k !== 'group') throw badRequest(`unknown query parameter "${k}" (allowed: group)`);
   const group = query.get('group') ?? undefined;
   if (group === '') throw badRequest('group must not be empty');
+  openStream(streams, req, res, (send) => control.subscribe((e: GroupEvent) => send(e.type, e), group));
+}
+
+/**
+ * An SSE stream of what `subscribe` hands to `send` (`event:` a type, `data:` JSON): group events
+ * (`GET /events`) and strict-clients findings (`GET /strict-clients/events`, `event:` the kind).
+ */
+function openStream(
+  streams: Set<ServerResponse>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  subscribe: (send: (type: string, data: unknown) => void) => () => void,
+): void {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
@@ -267,9 +284,9 @@ function streamEvents(
   });
   res.flushHeaders();
   let seq = 0;
-  const unsubscribe = control.subscribe((e: GroupEvent) => {
-    res.write(`id: ${++seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e, jsonReplacer)}\n\n`);
-  }, group);
+  const unsubscribe = subscribe((type, data) => {
+    res.write(`id: ${++seq}\nevent: ${type}\ndata: ${JSON.stringify(data, jsonReplacer)}\n\n`);
+  });
   res.write(': subscribed\n\n');
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS);
   keepalive.unref();

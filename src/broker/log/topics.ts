@@ -1,7 +1,7 @@
 // Topics and their partitions, in memory. Names follow Kafka's rules (legal characters, length,
 // reserved names); ids are Kafka Uuids (random unless the broker is deterministic: ../ids.ts),
 // shown as base64url like Kafka's tools show them.
-import type { Clock } from '../group/clock.js';
+import { systemClock, type Clock } from '../group/clock.js';
 import { randomIds, type IdSource } from '../ids.js';
 import { TopicConfigMap } from './log-config.js';
 import { PartitionLog } from './partition-log.js';
@@ -28,7 +28,7 @@ export class Topic {
     readonly id: string,
     partitionCount: number,
     readonly replicationFactor: number,
-    private readonly deps: Pick<TopicStoreDeps, 'clock' | 'startedAt'> = { clock: { now: () => Date.now() }, startedAt: Date.now() },
+    private readonly deps: Pick<TopicStoreDeps, 'clock' | 'startedAt'> = { clock: systemClock, startedAt: Date.now() },
   ) {
     this.addPartitions(partitionCount);
   }
@@ -56,7 +56,7 @@ export class TopicStore {
   private readonly byName = new Map<string, Topic>();
   private readonly byId = new Map<string, Topic>();
 
-  constructor(private readonly deps: TopicStoreDeps = { clock: { now: () => Date.now() }, ids: randomIds, startedAt: Date.now() }) {}
+  constructor(private readonly deps: TopicStoreDeps = { clock: systemClock, ids: randomIds, startedAt: Date.now() }) {}
 
   /** A new topic id for `name` (the controller draws one even for a validate-only CreateTopics). */
   newTopicId(name: string): string {

@@ -93,6 +93,25 @@ describe('the HTTP API and kmock admin', () => {
     expect(bad.stderr).toMatch(/unknown strict-clients command "maybe"/);
   });
 
+  it('GET /strict-clients/events streams each finding as a server-sent event named by its kind', async () => {
+    kmock = await startKmock({ adminPort: 0, strictClients: true });
+    const res = await fetch(`${kmock.adminUrl!}/strict-clients/events`);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = '';
+    const readUntil = async (needle: string) => {
+      while (!text.includes(needle)) text += new TextDecoder().decode((await reader.read()).value);
+    };
+    await readUntil(': subscribed');
+    await strayByte(kmock, 5);
+    await readUntil('event: tagged-fields-in-non-flexible-version');
+    await readUntil('}\n\n');
+    const data = /data: (.*)\n/.exec(text.slice(text.indexOf('event: tagged-fields')))![1]!;
+    expect(JSON.parse(data)).toMatchObject({ kind: 'tagged-fields-in-non-flexible-version', api: 'ApiVersions', correlationId: 5 });
+    await reader.cancel();
+    expect((await fetch(`${kmock.adminUrl!}/strict-clients/events?x=1`)).status).toBe(400);
+  });
+
   it('is a setting like any other (--set strictClients=true); kmock start --strict-clients: test/cli/start.test.ts', async () => {
     const { START_USAGE } = await import('../../../src/cli/start.js');
     expect(START_USAGE).toContain('--strict-clients');
