@@ -18,10 +18,6 @@
 // committed with commitSync after each poll that returned some. SIGTERM: "stopping", wakeup(),
 // close() with its default timeout (a static member sends no LeaveGroup on close), "closed", exit 0.
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -49,73 +45,15 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 public final class ClockConsumer {
-  private static final PrintStream OUT =
-      new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+  // --- JSON lines: MatrixApp's writer (test/conformance/clients/java/MatrixApp.java, on the same
+  // classpath: ./java.ts compiles this file against the matrix app's jar) -------------------------
 
-  // --- JSON lines ------------------------------------------------------------------------------
-
-  static final class Line {
-    private final StringBuilder sb = new StringBuilder("{");
-
-    Line put(String key, Object value) {
-      if (sb.length() > 1) sb.append(',');
-      json(sb, key);
-      sb.append(':');
-      json(sb, value);
-      return this;
-    }
-
-    void print() {
-      synchronized (OUT) {
-        OUT.print(sb.toString() + "}\n");
-        OUT.flush();
-      }
-    }
+  /** One event line, with "t", the real time (epoch ms). */
+  static MatrixApp.Line event(String name) {
+    return MatrixApp.event(name).put("t", System.currentTimeMillis());
   }
 
-  static Line event(String name) {
-    return new Line().put("event", name).put("t", System.currentTimeMillis());
-  }
-
-  static void json(StringBuilder sb, Object v) {
-    if (v == null) {
-      sb.append("null");
-    } else if (v instanceof Number || v instanceof Boolean) {
-      sb.append(v);
-    } else if (v instanceof Map) {
-      sb.append('{');
-      boolean first = true;
-      for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-        if (!first) sb.append(',');
-        first = false;
-        json(sb, String.valueOf(e.getKey()));
-        sb.append(':');
-        json(sb, e.getValue());
-      }
-      sb.append('}');
-    } else if (v instanceof Collection) {
-      sb.append('[');
-      boolean first = true;
-      for (Object o : (Collection<?>) v) {
-        if (!first) sb.append(',');
-        first = false;
-        json(sb, o);
-      }
-      sb.append(']');
-    } else {
-      String s = v.toString();
-      sb.append('"');
-      for (int i = 0; i < s.length(); i++) {
-        char c = s.charAt(i);
-        if (c == '"' || c == '\\') sb.append('\\').append(c);
-        else if (c < 0x20) sb.append(String.format("\\u%04x", (int) c));
-        else sb.append(c);
-      }
-      sb.append('"');
-    }
-  }
-
-  static Line errorLine(String name, Throwable t) {
+  static MatrixApp.Line errorLine(String name, Throwable t) {
     String m = t.getMessage();
     return event(name).put("error", t.getClass().getSimpleName()).put("message", m != null ? m : t.getClass().getName());
   }
@@ -164,7 +102,7 @@ public final class ClockConsumer {
     return out;
   }
 
-  static Line withGroup(Line line, KafkaConsumer<String, String> c) {
+  static MatrixApp.Line withGroup(MatrixApp.Line line, KafkaConsumer<String, String> c) {
     ConsumerGroupMetadata g = c.groupMetadata();
     return line.put("memberId", g.memberId()).put("generationId", g.generationId());
   }
@@ -192,7 +130,6 @@ public final class ClockConsumer {
       } catch (InterruptedException ignored) {
         // exit anyway
       }
-      OUT.flush();
       Runtime.getRuntime().halt(exitCode);
     }, "clock-consumer-shutdown"));
     Thread safety = new Thread(() -> {
@@ -305,7 +242,6 @@ public final class ClockConsumer {
     event("closed").print();
     exitCode = code;
     finished.countDown();
-    OUT.flush();
     System.exit(code);
   }
 }
