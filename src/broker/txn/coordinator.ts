@@ -170,7 +170,7 @@ export class TransactionCoordinator {
   describeTransaction(transactionalId: string): DescribedTransaction {
     const answer: DescribedTransaction = {
       transactionalId, errorCode: ErrorCode.NONE, transactionState: '', transactionTimeoutMs: 0,
-      transactionStartTimeMs: -1, producerId: -1n, producerEpoch: -1, topics: [],
+      transactionStartTimeMs: 0, producerId: 0n, producerEpoch: 0, topics: [], // the response's defaults
     };
     if (transactionalId === '') return { ...answer, errorCode: ErrorCode.INVALID_REQUEST };
     const md = this.txns.get(transactionalId);
@@ -341,6 +341,9 @@ export class TransactionCoordinator {
       if (md.state === 'PrepareCommit' || md.state === 'PrepareAbort') return answer(ErrorCode.CONCURRENT_TRANSACTIONS);
       // Already in the transaction: NONE without a write.
       if (md.state === 'Ongoing' && partitions.every((tp) => md.topicPartitions.has(tpKey(tp)))) return answer(ErrorCode.NONE);
+      // Epoch -1 matches metadata whose first InitProducerId write failed; Kafka's prepareTransitionTo
+      // then throws IllegalArgumentException, which KafkaApis answers as UNKNOWN_SERVER_ERROR.
+      if (producerEpoch < 0) return answer(ErrorCode.UNKNOWN_SERVER_ERROR);
       const transit = md.prepareAddPartitions(partitions, this.clock.now());
       this.appendTransactionToLog(transactionalId, transit, answer);
     });
