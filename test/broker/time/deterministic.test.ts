@@ -133,3 +133,48 @@ describe('deterministic runs', () => {
     }
   });
 });
+
+describe('deterministic runs with a real client', () => {
+  it('kafkajs admin and producer: the same trace byte for byte when the client sets its own record timestamps', async () => {
+    const { Kafka, logLevel } = await import('kafkajs');
+    const run = async (port: number) => {
+      const lines: string[] = [];
+      let now = () => 0;
+      const sink = new Writable({
+        write(chunk, _enc, done) {
+          for (const l of String(chunk).split('\n')) if (l) lines.push(l);
+          done();
+        },
+      });
+      const logger = pino({ level: 'info', base: undefined, timestamp: () => `,"time":${now()}` }, sink);
+      const kmock = await startKmock({ port, trace: true, logger, deterministic: true, seed: 11, clock: 'manual' });
+      now = () => kmock.clock.now();
+      try {
+        const kafka = new Kafka({ brokers: [kmock.bootstrapServers], clientId: 'replay', logLevel: logLevel.NOTHING });
+        const admin = kafka.admin();
+        await admin.connect();
+        await admin.createTopics({ topics: [{ topic: 'orders', numPartitions: 2, configEntries: [{ name: 'message.timestamp.type', value: 'LogAppendTime' }] }] });
+        await admin.disconnect();
+        const producer = kafka.producer({ allowAutoTopicCreation: false });
+        await producer.connect();
+        for (let i = 0; i < 3; i++) {
+          // The client's own random part, fixed: the record timestamps (kafkajs stamps Date.now()).
+          await producer.send({ topic: 'orders', acks: -1, messages: [{ key: `k${i}`, value: `v${i}`, partition: i % 2, timestamp: '1' }] });
+          kmock.clock.advance(250);
+        }
+        await producer.disconnect();
+      } finally {
+        await kmock.close();
+      }
+      return { port: kmock.port, trace: lines.filter((l) => l.includes('"trace":true')) };
+    };
+    const first = await run(0);
+    const again = await run(first.port);
+    expect(first.trace.length).toBeGreaterThan(8);
+    expect(again.trace).toEqual(first.trace);
+    // The log-append times are the clock's, 250 ms apart.
+    expect(first.trace.filter((l) => l.includes('"api":"Produce"')).map((l) => /"logAppendTimeMs":(\d+)/.exec(l)?.[1])).toEqual(
+      [0, 250, 500].map((d) => String(DETERMINISTIC_EPOCH_MS + d)),
+    );
+  });
+});
