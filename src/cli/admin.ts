@@ -44,6 +44,8 @@ act
   strict-clients [on|off|reset]        strict-clients mode and its findings (counts, first
                                        examples); on/off switch it, reset forgets the findings
 watch
+  strict-clients events [--type KIND]... [--count N] [--timeout-ms N]
+                                       strict-clients findings as they are made, one JSON line each
   events [--group ID] [--type T]... [--count N] [--timeout-ms N]
                                        group events, one JSON line each (until N events, or forever)`;
 
@@ -173,20 +175,29 @@ export async function adminCommand(argv: string[], io: Io, fetchImpl: FetchFn = 
         allowed();
         return print(await clock(api, args));
       case 'strict-clients': {
-        allowed();
-        arity(0, 1, '[on|off|reset]');
         const sub = args[0];
+        if (sub === 'events') {
+          // Findings as they are made, one JSON line each (--type filters by kind).
+          allowed('type', 'count', 'timeout-ms');
+          arity(1, 1, 'events [--type KIND]... [--count N] [--timeout-ms N]');
+          const count = values.count === undefined ? undefined : intArg(values.count, '--count', 1);
+          const timeoutMs = values['timeout-ms'] === undefined ? undefined : intArg(values['timeout-ms'], '--timeout-ms', 1);
+          return await api.events(io, { path: '/strict-clients/events', typeField: 'kind', types: values.type, count, timeoutMs });
+        }
+        allowed();
+        arity(0, 1, '[on|off|reset|events]');
         if (sub === undefined) return print(await api.call('GET', '/strict-clients'));
         if (sub === 'on' || sub === 'off') return print(await api.call('PUT', '/strict-clients', { enabled: sub === 'on' }));
         if (sub === 'reset') return print(await api.call('POST', '/strict-clients/reset', {}));
-        throw new UsageError(`unknown strict-clients command "${sub}" (on, off, reset, or none to show)`);
+        throw new UsageError(`unknown strict-clients command "${sub}" (on, off, reset, events, or none to show)`);
       }
       case 'events': {
         allowed('group', 'type', 'count', 'timeout-ms');
         arity(0, 0, '[--group ID] [--type T]... [--count N] [--timeout-ms N]');
         const count = values.count === undefined ? undefined : intArg(values.count, '--count', 1);
         const timeoutMs = values['timeout-ms'] === undefined ? undefined : intArg(values['timeout-ms'], '--timeout-ms', 1);
-        return await api.events(io, { group: values.group, types: values.type, count, timeoutMs });
+        const path = `/events${values.group === undefined ? '' : `?group=${encodeURIComponent(values.group)}`}`;
+        return await api.events(io, { path, typeField: 'type', types: values.type, count, timeoutMs });
       }
       default:
         throw new UsageError(`unknown admin command "${cmd}" (kmock admin --help lists them)`);
@@ -279,9 +290,10 @@ class AdminClient {
   }
 
   /** Prints each event as one JSON line; stops after `count` matching events or `timeoutMs`. */
+  /** Prints the server-sent events of `path` (group events, or strict-clients findings) as JSON lines. */
   async events(
     io: Io,
-    o: { group?: string; types?: string[]; count?: number; timeoutMs?: number },
+    o: { path: string; typeField: 'type' | 'kind'; types?: string[]; count?: number; timeoutMs?: number },
   ): Promise<number> {
     const abort = new AbortController();
     let timedOut = false;
@@ -291,7 +303,7 @@ class AdminClient {
     }, o.timeoutMs);
     let seen = 0;
     try {
-      const res = await this.send(`/events${o.group === undefined ? '' : `?group=${encodeURIComponent(o.group)}`}`, {
+      const res = await this.send(o.path, {
         signal: abort.signal,
         headers: { accept: 'text/event-stream' },
       });
@@ -320,8 +332,8 @@ class AdminClient {
               .map((l) => l.slice(5).replace(/^ /, ''))
               .join('\n');
             if (data === '') continue;
-            const event = JSON.parse(data) as { type?: string };
-            if (o.types && !o.types.includes(String(event.type))) continue;
+            const event = JSON.parse(data) as Record<string, unknown>;
+            if (o.types && !o.types.includes(String(event[o.typeField]))) continue;
             io.stdout(JSON.stringify(event) + '\n');
             if (o.count !== undefined && ++seen >= o.count) {
               abort.abort();

@@ -88,6 +88,18 @@ describe('the HTTP API and kmock admin', () => {
     expect(JSON.parse((await admin('off')).stdout)).toMatchObject({ enabled: false });
     expect(kmock.control.strictClients().enabled).toBe(false);
     expect(JSON.parse((await admin('on')).stdout)).toMatchObject({ enabled: true });
+    // Findings as they are made: `strict-clients events --count 1` ends at the first one.
+    // (Findings made before the stream is subscribed are not in it: send until one arrives.)
+    let done = false;
+    const watching = admin('events', '--count', '1', '--timeout-ms', '10000', '--type', 'tagged-fields-in-non-flexible-version').finally(() => (done = true));
+    for (let id = 100; !done; id++) {
+      await strayByte(kmock, id);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const watched = await watching;
+    expect(watched.code).toBe(0);
+    expect(watched.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(watched.stdout)).toMatchObject({ kind: 'tagged-fields-in-non-flexible-version', api: 'ApiVersions' });
     const bad = await admin('maybe');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown strict-clients command "maybe"/);
