@@ -131,6 +131,22 @@ export function renderConformanceReport(results: ConformanceResults): string {
   }
   out.push('');
 
+  const strict = results.scenarios.filter((r) => (r.strictFindings ?? []).length > 0);
+  if (strict.length > 0) {
+    out.push('## Strict-clients findings of the scenarios');
+    out.push('');
+    out.push(
+      'kmock plays every scenario in strict-clients mode (docs/strict-clients.md). What the scenarios send on purpose that a correct client would not (malformed or unusual requests) is recorded; these are facts about the requests, never a failure, and the answers above are the same as with the mode off.',
+    );
+    out.push('');
+    out.push('| scenario | kind | count | first example |');
+    out.push('|---|---|---|---|');
+    for (const r of strict) {
+      for (const f of r.strictFindings!) out.push(`| ${esc(r.scenario.name)} | ${f.kind} | ${f.count} | ${esc(f.detail)} |`);
+    }
+    out.push('');
+  }
+
   const retried = results.scenarios.filter((r) => r.firstAttempt !== undefined);
   if (retried.length > 0) {
     out.push('## Scenarios retried');

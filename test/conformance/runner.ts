@@ -299,6 +299,16 @@ export interface Target {
    * time on every target; a manual-clock kmock follows it and jumps only here.
    */
   passTime?(ms: number): Promise<void>;
+  /** A kmock target's strict-clients findings (docs/strict-clients.md): forget them, read them. */
+  strictClients?: { reset(): void; findings(): StrictFinding[] };
+}
+
+/** One kind of client mistake kmock's strict-clients mode recorded during a scenario. */
+export interface StrictFinding {
+  kind: string;
+  count: number;
+  /** The first example's detail. */
+  detail: string;
 }
 
 export interface RunOptions {

@@ -1,7 +1,7 @@
 // Runs scenarios against two targets (kmock vs real Kafka, or kmock vs a second kmock when no
 // Java/Kafka is available), one broker pair per distinct settings set, and compares transcripts.
 import { KAFKA_SETTING_NAMES, type BrokerConfig } from '../../src/broker/config.js';
-import { startKmock } from '../../src/broker/server.js';
+import { startKmock, type Kmock } from '../../src/broker/server.js';
 import {
   checkExpectations,
   compareTranscripts,
@@ -13,6 +13,7 @@ import {
   type NormalisedTranscript,
   type Scenario,
   type Settings,
+  type StrictFinding,
   type Target,
 } from './runner.js';
 import { BASE_SETTINGS } from './scenarios/dsl.js';
@@ -51,6 +52,14 @@ export function kmockOptions(settings: Settings): { options: Partial<BrokerConfi
   return { options: options as Partial<BrokerConfig>, ignored };
 }
 
+/** What a scenario's requests made kmock's strict-clients mode record (the report lists it). */
+export function strictClientsOf(k: Kmock): NonNullable<Target['strictClients']> {
+  return {
+    reset: () => void k.control.resetStrictClients(),
+    findings: () => k.control.strictClients().kinds.map((x) => ({ kind: x.kind, count: x.count, detail: x.first.detail })),
+  };
+}
+
 export function kmockProvider(name = 'kmock'): TargetProvider {
   return {
     name,
@@ -59,7 +68,8 @@ export function kmockProvider(name = 'kmock'): TargetProvider {
       // Strict-clients mode on: it only observes (docs/strict-clients.md), so every scenario also
       // checks that kmock answers as Kafka does with it on.
       const k = await startKmock({ ...kmockOptions(settings).options, strictClients: true });
-      return { target: { name, bootstrapServers: k.bootstrapServers, nodeId: k.broker.config.nodeId }, stop: () => k.close() };
+      const target: Target = { name, bootstrapServers: k.bootstrapServers, nodeId: k.broker.config.nodeId, strictClients: strictClientsOf(k) };
+      return { target, stop: () => k.close() };
     },
   };
 }
@@ -167,6 +177,8 @@ export interface ScenarioResult {
   errors: string[];
   /** The first attempt, when it failed and this result is the retry's (shown in the report). */
   firstAttempt?: ScenarioResult;
+  /** What kmock's strict-clients mode recorded of the scenario's requests (facts, never a failure). */
+  strictFindings?: StrictFinding[];
 }
 
 /** Plays one scenario on both targets at once (same namespace) and compares. */
@@ -174,10 +186,12 @@ export async function runPair(scenario: Scenario, pool: TargetPool): Promise<Sce
   const started = Date.now();
   const [a, b] = await pool.forScenario(scenario);
   const ns = newNamespace(scenario.name);
+  // Scenarios play one at a time, so what strict mode records in between is this scenario's.
+  a.target.strictClients?.reset();
   const [ta, tb] = await Promise.all([runScenario(scenario, a.target, { ns }), runScenario(scenario, b.target, { ns })]);
   const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId, bootstrap: a.target.bootstrapServers });
   const nb = normaliseTranscript(tb, { ns, nodeId: b.target.nodeId, bootstrap: b.target.bootstrapServers });
-  return compared(scenario, pool.providers[1], [na, nb], [ta.error, tb.error], started);
+  return { ...compared(scenario, pool.providers[1], [na, nb], [ta.error, tb.error], started), strictFindings: a.target.strictClients?.findings() };
 }
 
 /** The result of comparing two played transcripts of `scenario` (kmock's first). */
