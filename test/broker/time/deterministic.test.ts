@@ -19,7 +19,7 @@ import {
   type JoinGroupResponse,
 } from '../../../src/codec/index.js';
 import { encodeBatch } from '../../../src/codec/records/index.js';
-import { startKmock, type KmockOptions } from '../../../src/broker/server.js';
+import { startKmock, type Kmock, type KmockOptions } from '../../../src/broker/server.js';
 import { DETERMINISTIC_EPOCH_MS } from '../../../src/broker/config.js';
 import { RawClient } from '../../support/raw-client.js';
 
@@ -44,8 +44,11 @@ const join = (memberId: string) =>
     reason: null,
   });
 
-/** One scripted client session; the log's timestamps come from the broker clock, as `kmock start --deterministic` writes them. */
-async function session(options: KmockOptions): Promise<Session> {
+/**
+ * A logger keeping every line as written, each stamped with the broker clock's time once
+ * `stampWith(kmock)` is called (as `kmock start --deterministic` stamps its lines).
+ */
+function clockStampedLog(): { lines: string[]; logger: pino.Logger; stampWith(k: Kmock): void } {
   const lines: string[] = [];
   let now = () => 0;
   const sink = new Writable({
@@ -55,8 +58,14 @@ async function session(options: KmockOptions): Promise<Session> {
     },
   });
   const logger = pino({ level: 'info', base: undefined, timestamp: () => `,"time":${now()}` }, sink);
+  return { lines, logger, stampWith: (k) => (now = () => k.clock.now()) };
+}
+
+/** One scripted client session; the log's timestamps come from the broker clock, as `kmock start --deterministic` writes them. */
+async function session(options: KmockOptions): Promise<Session> {
+  const { lines, logger, stampWith } = clockStampedLog();
   const kmock = await startKmock({ trace: true, logger, groupInitialRebalanceDelayMs: 0, ...options });
-  now = () => kmock.clock.now();
+  stampWith(kmock);
   try {
     const c = await RawClient.connect(kmock.bootstrapServers);
     c.clientId = 'replay';
@@ -138,17 +147,9 @@ describe('deterministic runs with a real client', () => {
   it('kafkajs admin and producer: the same trace byte for byte when the client sets its own record timestamps', async () => {
     const { Kafka, logLevel } = await import('kafkajs');
     const run = async (port: number) => {
-      const lines: string[] = [];
-      let now = () => 0;
-      const sink = new Writable({
-        write(chunk, _enc, done) {
-          for (const l of String(chunk).split('\n')) if (l) lines.push(l);
-          done();
-        },
-      });
-      const logger = pino({ level: 'info', base: undefined, timestamp: () => `,"time":${now()}` }, sink);
+      const { lines, logger, stampWith } = clockStampedLog();
       const kmock = await startKmock({ port, trace: true, logger, deterministic: true, seed: 11, clock: 'manual' });
-      now = () => kmock.clock.now();
+      stampWith(kmock);
       try {
         const kafka = new Kafka({ brokers: [kmock.bootstrapServers], clientId: 'replay', logLevel: logLevel.NOTHING });
         const admin = kafka.admin();
