@@ -2,6 +2,10 @@
 // generator, then run `npm run generate`.
 
 import type { MessageCodec } from '../primitives/index.js';
+import { AddOffsetsToTxnRequestCodec } from './AddOffsetsToTxnRequest.js';
+import { AddOffsetsToTxnResponseCodec } from './AddOffsetsToTxnResponse.js';
+import { AddPartitionsToTxnRequestCodec } from './AddPartitionsToTxnRequest.js';
+import { AddPartitionsToTxnResponseCodec } from './AddPartitionsToTxnResponse.js';
 import { ApiVersionsRequestCodec } from './ApiVersionsRequest.js';
 import { ApiVersionsResponseCodec } from './ApiVersionsResponse.js';
 import { ConsumerProtocolAssignmentCodec } from './ConsumerProtocolAssignment.js';
@@ -28,6 +32,12 @@ import { DescribeConfigsRequestCodec } from './DescribeConfigsRequest.js';
 import { DescribeConfigsResponseCodec } from './DescribeConfigsResponse.js';
 import { DescribeGroupsRequestCodec } from './DescribeGroupsRequest.js';
 import { DescribeGroupsResponseCodec } from './DescribeGroupsResponse.js';
+import { DescribeProducersRequestCodec } from './DescribeProducersRequest.js';
+import { DescribeProducersResponseCodec } from './DescribeProducersResponse.js';
+import { DescribeTransactionsRequestCodec } from './DescribeTransactionsRequest.js';
+import { DescribeTransactionsResponseCodec } from './DescribeTransactionsResponse.js';
+import { EndTxnRequestCodec } from './EndTxnRequest.js';
+import { EndTxnResponseCodec } from './EndTxnResponse.js';
 import { FetchRequestCodec } from './FetchRequest.js';
 import { FetchResponseCodec } from './FetchResponse.js';
 import { FindCoordinatorRequestCodec } from './FindCoordinatorRequest.js';
@@ -44,6 +54,8 @@ import { ListGroupsRequestCodec } from './ListGroupsRequest.js';
 import { ListGroupsResponseCodec } from './ListGroupsResponse.js';
 import { ListOffsetsRequestCodec } from './ListOffsetsRequest.js';
 import { ListOffsetsResponseCodec } from './ListOffsetsResponse.js';
+import { ListTransactionsRequestCodec } from './ListTransactionsRequest.js';
+import { ListTransactionsResponseCodec } from './ListTransactionsResponse.js';
 import { MetadataRequestCodec } from './MetadataRequest.js';
 import { MetadataResponseCodec } from './MetadataResponse.js';
 import { OffsetCommitRequestCodec } from './OffsetCommitRequest.js';
@@ -62,7 +74,15 @@ import { SaslHandshakeRequestCodec } from './SaslHandshakeRequest.js';
 import { SaslHandshakeResponseCodec } from './SaslHandshakeResponse.js';
 import { SyncGroupRequestCodec } from './SyncGroupRequest.js';
 import { SyncGroupResponseCodec } from './SyncGroupResponse.js';
+import { TxnOffsetCommitRequestCodec } from './TxnOffsetCommitRequest.js';
+import { TxnOffsetCommitResponseCodec } from './TxnOffsetCommitResponse.js';
+import { WriteTxnMarkersRequestCodec } from './WriteTxnMarkersRequest.js';
+import { WriteTxnMarkersResponseCodec } from './WriteTxnMarkersResponse.js';
 
+export * from './AddOffsetsToTxnRequest.js';
+export * from './AddOffsetsToTxnResponse.js';
+export * from './AddPartitionsToTxnRequest.js';
+export * from './AddPartitionsToTxnResponse.js';
 export * from './ApiVersionsRequest.js';
 export * from './ApiVersionsResponse.js';
 export * from './ConsumerProtocolAssignment.js';
@@ -89,6 +109,12 @@ export * from './DescribeConfigsRequest.js';
 export * from './DescribeConfigsResponse.js';
 export * from './DescribeGroupsRequest.js';
 export * from './DescribeGroupsResponse.js';
+export * from './DescribeProducersRequest.js';
+export * from './DescribeProducersResponse.js';
+export * from './DescribeTransactionsRequest.js';
+export * from './DescribeTransactionsResponse.js';
+export * from './EndTxnRequest.js';
+export * from './EndTxnResponse.js';
 export * from './FetchRequest.js';
 export * from './FetchResponse.js';
 export * from './FindCoordinatorRequest.js';
@@ -105,6 +131,8 @@ export * from './ListGroupsRequest.js';
 export * from './ListGroupsResponse.js';
 export * from './ListOffsetsRequest.js';
 export * from './ListOffsetsResponse.js';
+export * from './ListTransactionsRequest.js';
+export * from './ListTransactionsResponse.js';
 export * from './MetadataRequest.js';
 export * from './MetadataResponse.js';
 export * from './OffsetCommitRequest.js';
@@ -123,6 +151,10 @@ export * from './SaslHandshakeRequest.js';
 export * from './SaslHandshakeResponse.js';
 export * from './SyncGroupRequest.js';
 export * from './SyncGroupResponse.js';
+export * from './TxnOffsetCommitRequest.js';
+export * from './TxnOffsetCommitResponse.js';
+export * from './WriteTxnMarkersRequest.js';
+export * from './WriteTxnMarkersResponse.js';
 
 /** API keys served by kmock, by name. */
 export const ApiKey = {
@@ -145,6 +177,11 @@ export const ApiKey = {
   DeleteTopics: 20,
   DeleteRecords: 21,
   InitProducerId: 22,
+  AddPartitionsToTxn: 24,
+  AddOffsetsToTxn: 25,
+  EndTxn: 26,
+  WriteTxnMarkers: 27,
+  TxnOffsetCommit: 28,
   DescribeAcls: 29,
   CreateAcls: 30,
   DeleteAcls: 31,
@@ -154,6 +191,9 @@ export const ApiKey = {
   DeleteGroups: 42,
   OffsetDelete: 47,
   DescribeCluster: 60,
+  DescribeProducers: 61,
+  DescribeTransactions: 65,
+  ListTransactions: 66,
 } as const;
 export type ApiKey = (typeof ApiKey)[keyof typeof ApiKey];
 
@@ -190,6 +230,11 @@ export interface ApiTypes {
   20: { request: import('./DeleteTopicsRequest.js').DeleteTopicsRequest; response: import('./DeleteTopicsResponse.js').DeleteTopicsResponse };
   21: { request: import('./DeleteRecordsRequest.js').DeleteRecordsRequest; response: import('./DeleteRecordsResponse.js').DeleteRecordsResponse };
   22: { request: import('./InitProducerIdRequest.js').InitProducerIdRequest; response: import('./InitProducerIdResponse.js').InitProducerIdResponse };
+  24: { request: import('./AddPartitionsToTxnRequest.js').AddPartitionsToTxnRequest; response: import('./AddPartitionsToTxnResponse.js').AddPartitionsToTxnResponse };
+  25: { request: import('./AddOffsetsToTxnRequest.js').AddOffsetsToTxnRequest; response: import('./AddOffsetsToTxnResponse.js').AddOffsetsToTxnResponse };
+  26: { request: import('./EndTxnRequest.js').EndTxnRequest; response: import('./EndTxnResponse.js').EndTxnResponse };
+  27: { request: import('./WriteTxnMarkersRequest.js').WriteTxnMarkersRequest; response: import('./WriteTxnMarkersResponse.js').WriteTxnMarkersResponse };
+  28: { request: import('./TxnOffsetCommitRequest.js').TxnOffsetCommitRequest; response: import('./TxnOffsetCommitResponse.js').TxnOffsetCommitResponse };
   29: { request: import('./DescribeAclsRequest.js').DescribeAclsRequest; response: import('./DescribeAclsResponse.js').DescribeAclsResponse };
   30: { request: import('./CreateAclsRequest.js').CreateAclsRequest; response: import('./CreateAclsResponse.js').CreateAclsResponse };
   31: { request: import('./DeleteAclsRequest.js').DeleteAclsRequest; response: import('./DeleteAclsResponse.js').DeleteAclsResponse };
@@ -199,6 +244,9 @@ export interface ApiTypes {
   42: { request: import('./DeleteGroupsRequest.js').DeleteGroupsRequest; response: import('./DeleteGroupsResponse.js').DeleteGroupsResponse };
   47: { request: import('./OffsetDeleteRequest.js').OffsetDeleteRequest; response: import('./OffsetDeleteResponse.js').OffsetDeleteResponse };
   60: { request: import('./DescribeClusterRequest.js').DescribeClusterRequest; response: import('./DescribeClusterResponse.js').DescribeClusterResponse };
+  61: { request: import('./DescribeProducersRequest.js').DescribeProducersRequest; response: import('./DescribeProducersResponse.js').DescribeProducersResponse };
+  65: { request: import('./DescribeTransactionsRequest.js').DescribeTransactionsRequest; response: import('./DescribeTransactionsResponse.js').DescribeTransactionsResponse };
+  66: { request: import('./ListTransactionsRequest.js').ListTransactionsRequest; response: import('./ListTransactionsResponse.js').ListTransactionsResponse };
 }
 
 /** Every API with specs, by key. */
@@ -222,6 +270,11 @@ export const APIS: { readonly [K in keyof ApiTypes]: ApiSpec<ApiTypes[K]['reques
   20: { key: 20, name: "DeleteTopics", minVersion: 0, maxVersion: 6, flexibleFrom: 4, request: DeleteTopicsRequestCodec, response: DeleteTopicsResponseCodec },
   21: { key: 21, name: "DeleteRecords", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: DeleteRecordsRequestCodec, response: DeleteRecordsResponseCodec },
   22: { key: 22, name: "InitProducerId", minVersion: 0, maxVersion: 5, flexibleFrom: 2, request: InitProducerIdRequestCodec, response: InitProducerIdResponseCodec },
+  24: { key: 24, name: "AddPartitionsToTxn", minVersion: 0, maxVersion: 5, flexibleFrom: 3, request: AddPartitionsToTxnRequestCodec, response: AddPartitionsToTxnResponseCodec },
+  25: { key: 25, name: "AddOffsetsToTxn", minVersion: 0, maxVersion: 4, flexibleFrom: 3, request: AddOffsetsToTxnRequestCodec, response: AddOffsetsToTxnResponseCodec },
+  26: { key: 26, name: "EndTxn", minVersion: 0, maxVersion: 4, flexibleFrom: 3, request: EndTxnRequestCodec, response: EndTxnResponseCodec },
+  27: { key: 27, name: "WriteTxnMarkers", minVersion: 0, maxVersion: 1, flexibleFrom: 1, request: WriteTxnMarkersRequestCodec, response: WriteTxnMarkersResponseCodec },
+  28: { key: 28, name: "TxnOffsetCommit", minVersion: 0, maxVersion: 4, flexibleFrom: 3, request: TxnOffsetCommitRequestCodec, response: TxnOffsetCommitResponseCodec },
   29: { key: 29, name: "DescribeAcls", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: DescribeAclsRequestCodec, response: DescribeAclsResponseCodec },
   30: { key: 30, name: "CreateAcls", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: CreateAclsRequestCodec, response: CreateAclsResponseCodec },
   31: { key: 31, name: "DeleteAcls", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: DeleteAclsRequestCodec, response: DeleteAclsResponseCodec },
@@ -231,6 +284,9 @@ export const APIS: { readonly [K in keyof ApiTypes]: ApiSpec<ApiTypes[K]['reques
   42: { key: 42, name: "DeleteGroups", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: DeleteGroupsRequestCodec, response: DeleteGroupsResponseCodec },
   47: { key: 47, name: "OffsetDelete", minVersion: 0, maxVersion: 0, flexibleFrom: -1, request: OffsetDeleteRequestCodec, response: OffsetDeleteResponseCodec },
   60: { key: 60, name: "DescribeCluster", minVersion: 0, maxVersion: 1, flexibleFrom: 0, request: DescribeClusterRequestCodec, response: DescribeClusterResponseCodec },
+  61: { key: 61, name: "DescribeProducers", minVersion: 0, maxVersion: 0, flexibleFrom: 0, request: DescribeProducersRequestCodec, response: DescribeProducersResponseCodec },
+  65: { key: 65, name: "DescribeTransactions", minVersion: 0, maxVersion: 0, flexibleFrom: 0, request: DescribeTransactionsRequestCodec, response: DescribeTransactionsResponseCodec },
+  66: { key: 66, name: "ListTransactions", minVersion: 0, maxVersion: 1, flexibleFrom: 0, request: ListTransactionsRequestCodec, response: ListTransactionsResponseCodec },
 };
 
 /** The API with this key, if kmock has its specs. */

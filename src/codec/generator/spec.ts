@@ -345,9 +345,25 @@ class SpecReader {
       common.spec = this.struct(typeText, common.json.fields, declared.intersect(versions), `commonStructs.${typeText}`);
     } else {
       // A common struct used by several fields is generated once, for all their versions.
-      common.spec.versions = common.spec.versions.hull(versions);
+      this.widen(common.spec, versions);
     }
     return { kind: 'struct', struct: common.spec };
+  }
+
+  /**
+   * Widens a struct to versions it is also used in, and with it the structs its fields hold (a
+   * common struct first met in v4+ and then in v0-3, AddPartitionsToTxnResponse's
+   * AddPartitionsToTxnTopicResult, carries its AddPartitionsToTxnPartitionResult into v0-3 too).
+   */
+  private widen(s: StructSpec, versions: Versions): void {
+    const wider = s.versions.hull(versions);
+    if (wider.lo === s.versions.lo && wider.hi === s.versions.hi) return;
+    s.versions = wider;
+    for (const f of s.fields) {
+      let t = f.type;
+      if (t.kind === 'array') t = t.element;
+      if (t.kind === 'struct') this.widen(t.struct, f.versions.intersect(wider).intersect(this.validVersions));
+    }
   }
 }
 
