@@ -18,6 +18,10 @@ import { BrokerClock } from './time/broker-clock.js';
 import { DETERMINISTIC_EPOCH_MS } from './config.js';
 import { randomIds, SeededIds, type IdSource } from './ids.js';
 import { ClientFindings } from './strict/findings.js';
+import { TransactionCoordinator } from './txn/coordinator.js';
+import type { TxnEvent } from './txn/events.js';
+import { logMarkerWriter } from './txn/log-markers.js';
+import { internalPartitionFor } from './internal-topics.js';
 
 export interface BrokerStats {
   connectionsOpened: number;
@@ -40,6 +44,10 @@ export class Broker implements ConnectionDeps {
   readonly groups: GroupCoordinator;
   /** Listeners of group events (the control plane and tests subscribe here). */
   readonly groupEventListeners = new Set<(e: GroupEvent) => void>();
+  /** The transaction coordinator (a pure state machine on the broker's clock). */
+  readonly transactions: TransactionCoordinator;
+  /** Listeners of transaction events (the control plane and tests subscribe here). */
+  readonly txnEventListeners = new Set<(e: TxnEvent) => void>();
   /** What every connection consults before a request runs (the control plane's faults). */
   readonly hooks: ConnectionHooks = { interceptor: undefined };
   readonly advertised: AdvertisedListener;
@@ -77,6 +85,22 @@ export class Broker implements ConnectionDeps {
     // A deleted topic's committed offsets go from every group, as Kafka's metadata publisher has
     // the group coordinator do (BrokerMetadataPublisher -> GroupCoordinator.onPartitionsDeleted).
     this.topicDeletions.onDeleted((partitions) => this.groups.onPartitionsDeleted(partitions));
+    // The transaction coordinator writes its markers into this broker's own logs (txn/log-markers.ts),
+    // and a marker on __consumer_offsets completes the group coordinator's pending txn offsets.
+    this.transactions = new TransactionCoordinator({
+      config: {
+        transactionMaxTimeoutMs: config.transactionMaxTimeoutMs,
+        transactionalIdExpirationMs: config.transactionalIdExpirationMs,
+        abortTimedOutTransactionsIntervalMs: config.transactionAbortTimedOutTransactionCleanupIntervalMs,
+        removeExpiredTransactionalIdsIntervalMs: config.transactionRemoveExpiredTransactionCleanupIntervalMs,
+      },
+      clock: this.clock,
+      timers: this.clock,
+      producerIds: this.producerIds,
+      offsetsPartitionFor: (groupId) => internalPartitionFor(groupId),
+      markers: logMarkerWriter({ topics: this.topics, groups: this.groups, fetchWaiters: this.fetchWaiters, clock: this.clock, log: this.log }),
+      onEvent: (e) => this.onTxnEvent(e),
+    });
     this.clientFindings = new ClientFindings(config.strictClients, this.log, this.clock);
     this.advertised = { host: config.advertisedHost ?? config.host, port: config.advertisedPort ?? config.port };
     this.services = {
@@ -89,6 +113,7 @@ export class Broker implements ConnectionDeps {
       fetchWaiters: this.fetchWaiters,
       groups: this.groups,
       producerIds: this.producerIds,
+      transactions: this.transactions,
       topicDeletions: this.topicDeletions,
       advertised: this.advertised,
       apis: [...this.handlers.values()]
@@ -129,9 +154,19 @@ export class Broker implements ConnectionDeps {
    *  strict-clients summary: a line per kind found (none when nothing was). */
   shutdown(): void {
     this.groups.close();
+    this.transactions.close();
     this.closeConnections();
     this.clock.close();
     this.clientFindings.logSummary();
+  }
+
+  private onTxnEvent(e: TxnEvent): void {
+    // Kafka logs these at INFO (TransactionCoordinator / TransactionStateManager); a state change
+    // only at debug, as a busy producer makes several a second.
+    if (e.type !== 'txn-state-changed' || this.log.isLevelEnabled('debug')) {
+      this.log.info({ transaction: { ...e, producerId: String(e.producerId) } }, 'transaction event');
+    }
+    for (const l of this.txnEventListeners) l(e);
   }
 
   private onGroupEvent(e: GroupEvent): void {

@@ -45,6 +45,17 @@ export interface BrokerConfig {
   /** offsets.retention.minutes (kept for DescribeConfigs; offsets never expire in memory). */
   offsetsRetentionMinutes: number;
 
+  /** transaction.max.timeout.ms: InitProducerId's transaction timeout must be in (0, this]. */
+  transactionMaxTimeoutMs: number;
+  /** transactional.id.expiration.ms: an idle transactional id is forgotten after this. */
+  transactionalIdExpirationMs: number;
+  /** transaction.abort.timed.out.transaction.cleanup.interval.ms: how often timed-out transactions are aborted. */
+  transactionAbortTimedOutTransactionCleanupIntervalMs: number;
+  /** transaction.remove.expired.transaction.cleanup.interval.ms: how often expired ids are removed. */
+  transactionRemoveExpiredTransactionCleanupIntervalMs: number;
+  /** transaction.partition.verification.enable: Produce asks the coordinator whether a partition is in the transaction (KIP-890 part 1). */
+  transactionPartitionVerificationEnable: boolean;
+
   /**
    * How the broker's clock moves (time/broker-clock.ts, docs/testing.md): 'system' (real time),
    * 'manual' (only when the test advances it) or { speed: N } (real time, N times faster). As
@@ -104,6 +115,11 @@ export const DEFAULT_CONFIG: BrokerConfig = {
   groupMaxSessionTimeoutMs: 1800000,
   groupMaxSize: 2147483647,
   offsetsRetentionMinutes: 10080,
+  transactionMaxTimeoutMs: 900_000,
+  transactionalIdExpirationMs: 604_800_000,
+  transactionAbortTimedOutTransactionCleanupIntervalMs: 10_000,
+  transactionRemoveExpiredTransactionCleanupIntervalMs: 3_600_000,
+  transactionPartitionVerificationEnable: true,
   clock: 'system',
   deterministic: false,
   seed: 0,

@@ -11,6 +11,7 @@ import type { ProducerIdManager } from './log/producer-ids.js';
 import type { TopicStore } from './log/topics.js';
 import type { BrokerClock } from './time/broker-clock.js';
 import type { ClientFindings } from './strict/findings.js';
+import type { TransactionCoordinator } from './txn/coordinator.js';
 
 /** Where Metadata, FindCoordinator, DescribeCluster and Fetch tell clients to connect. */
 export interface AdvertisedListener {
@@ -60,6 +61,8 @@ export interface BrokerServices {
   /** The classic group coordinator (a pure state machine on an injected clock). */
   readonly groups: GroupCoordinator;
   readonly producerIds: ProducerIdManager;
+  /** The transaction coordinator (txn/coordinator.ts: a pure state machine on the broker's clock). */
+  readonly transactions: TransactionCoordinator;
   readonly topicDeletions: TopicDeletions;
   readonly advertised: AdvertisedListener;
   /** Exactly the APIs with a handler, sorted by key (handlers/index.ts). */

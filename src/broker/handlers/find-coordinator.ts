@@ -1,38 +1,27 @@
-// FindCoordinator (10): kmock is the coordinator of every group. As on a fresh Kafka cluster, the
-// first group lookup creates `__consumer_offsets` and answers COORDINATOR_NOT_AVAILABLE; clients
-// retry and find this node. kmock has no transaction coordinator: it answers transactional ids as
-// a Kafka broker whose authorizer denies them all (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), the
-// same model InitProducerId and Produce follow, so clients fail fast and clearly.
+// FindCoordinator (10): kmock is the coordinator of every group and every transactional id. As on
+// a fresh Kafka cluster (KafkaApis.getCoordinator), the first lookup of each kind creates its
+// internal topic (`__consumer_offsets`, `__transaction_state`) and answers COORDINATOR_NOT_AVAILABLE;
+// clients retry and find this node. Share groups (KIP-932, key type 2) have no coordinator in 3.9.
 import { type FindCoordinatorResponse, ErrorCode } from '../../codec/index.js';
 import type { BrokerServices } from '../services.js';
+import { ensureInternalTopic, OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../internal-topics.js';
 import { defineHandler } from './types.js';
 
 const GROUP = 0;
 const TRANSACTION = 1;
 const SHARE = 2;
-/** offsets.topic.num.partitions and transaction.state.log.num.partitions defaults. */
-const INTERNAL_TOPIC_PARTITIONS = 50;
-
 /** Kafka's Errors.message(): the exception text, or the name for NONE. */
 const MESSAGES: Record<number, string> = {
   [ErrorCode.NONE]: 'NONE',
   [ErrorCode.COORDINATOR_NOT_AVAILABLE]: 'The coordinator is not available.',
-  [ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED]: 'Transactional Id authorization failed.',
   [ErrorCode.INVALID_REQUEST]:
     'This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.',
 };
 
 function coordinatorFor(b: BrokerServices, keyType: number, version: number): number {
   if (keyType === SHARE) return version < 6 ? ErrorCode.INVALID_REQUEST : ErrorCode.COORDINATOR_NOT_AVAILABLE;
-  if (keyType === TRANSACTION) return ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
-  if (keyType !== GROUP) return ErrorCode.INVALID_REQUEST;
-  const topic = '__consumer_offsets';
-  if (!b.topics.get(topic)) {
-    b.topics.create(topic, INTERNAL_TOPIC_PARTITIONS, 1, new Map([['cleanup.policy', 'compact']]));
-    b.log.info({ topic }, 'internal topic created');
-    return ErrorCode.COORDINATOR_NOT_AVAILABLE;
-  }
-  return ErrorCode.NONE;
+  if (keyType !== GROUP && keyType !== TRANSACTION) return ErrorCode.INVALID_REQUEST;
+  return ensureInternalTopic(b, keyType === GROUP ? OFFSETS_TOPIC : TRANSACTION_STATE_TOPIC) ? ErrorCode.NONE : ErrorCode.COORDINATOR_NOT_AVAILABLE;
 }
 
 export const findCoordinatorHandler = defineHandler({

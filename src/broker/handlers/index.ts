@@ -19,6 +19,13 @@ import { fetchHandler } from './fetch.js';
 import { listOffsetsHandler } from './list-offsets.js';
 import { deleteRecordsHandler } from './delete-records.js';
 import { initProducerIdHandler } from './init-producer-id.js';
+// -- transaction handler imports --
+import { addPartitionsToTxnHandler } from './add-partitions-to-txn.js';
+import { addOffsetsToTxnHandler } from './add-offsets-to-txn.js';
+import { endTxnHandler } from './end-txn.js';
+import { writeTxnMarkersHandler } from './write-txn-markers.js';
+import { describeTransactionsHandler } from './describe-transactions.js';
+import { listTransactionsHandler } from './list-transactions.js';
 // -- group handler imports --
 import { describeGroupsHandler } from './describe-groups.js';
 import { deleteGroupsHandler } from './delete-groups.js';
@@ -53,6 +60,13 @@ export const HANDLERS: ApiHandler[] = [
   listOffsetsHandler,
   deleteRecordsHandler,
   initProducerIdHandler,
+  // -- transaction handlers --
+  addPartitionsToTxnHandler,
+  addOffsetsToTxnHandler,
+  endTxnHandler,
+  writeTxnMarkersHandler,
+  describeTransactionsHandler,
+  listTransactionsHandler,
   // -- group handlers --
   findCoordinatorHandler,
   joinGroupHandler,

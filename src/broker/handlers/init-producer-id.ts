@@ -1,32 +1,35 @@
-// InitProducerId (22), versions 0-5, as Kafka 3.9's KafkaApis.handleInitProducerIdRequest and
-// TransactionCoordinator.handleInitProducerId answer an idempotent producer: a new producer id
-// (0, 1, 2, ... on a single broker) with epoch 0, whatever producer id/epoch the request carries
-// (v3+), once those pass KafkaApis' check that they are both -1 or both set (else INVALID_REQUEST).
-//
-// Transactional ids: kmock has no transaction coordinator (no AddPartitionsToTxn, EndTxn...). It
-// answers a transactional InitProducerId as Kafka does when the authorizer denies WRITE on the
-// transactional id: TRANSACTIONAL_ID_AUTHORIZATION_FAILED (checked before anything else, as in
-// KafkaApis), which clients report at once as a fatal error instead of retrying. Produce answers
-// transactional batches the same way, so the behaviour is that of one consistent Kafka setup.
+// InitProducerId (22), versions 0-5, as Kafka 3.9's KafkaApis.handleInitProducerIdRequest: the
+// request's ProducerId/ProducerEpoch (v3+) must be both -1 or both set (else INVALID_REQUEST), then
+// the transaction coordinator answers (txn/coordinator.ts initProducerId): an idempotent producer
+// gets a new producer id at epoch 0; a transactional id gets its producer id and a bumped epoch,
+// fencing the previous producer, aborting its open transaction, recovering (KIP-360) after errors.
+// PRODUCER_FENCED is INVALID_PRODUCER_EPOCH below v4, which older clients understand.
 import { defineHandler } from './types.js';
-import { ErrorCode } from '../../codec/index.js';
+import { ErrorCode, type InitProducerIdResponse } from '../../codec/index.js';
 
 export const initProducerIdHandler = defineHandler({
   apiKey: 22,
   minVersion: 0,
   maxVersion: 5,
   handle(ctx, req) {
-    if (req.transactionalId !== null) return failure(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
     const pidGiven = req.producerId !== -1n;
     const epochGiven = req.producerEpoch !== -1;
     if (pidGiven !== epochGiven) return failure(ErrorCode.INVALID_REQUEST);
-    const producerId = ctx.services.producerIds.generateProducerId();
-    ctx.services.log.debug({ producerId: String(producerId) }, 'producer id assigned');
-    return { throttleTimeMs: 0, errorCode: 0, producerId, producerEpoch: 0 };
+    const expected = pidGiven ? { producerId: req.producerId, epoch: req.producerEpoch } : undefined;
+    return new Promise<InitProducerIdResponse>((resolve) => {
+      ctx.services.transactions.initProducerId(req.transactionalId, req.transactionTimeoutMs, expected, (r) => {
+        const errorCode = ctx.apiVersion < 4 && r.errorCode === ErrorCode.PRODUCER_FENCED ? ErrorCode.INVALID_PRODUCER_EPOCH : r.errorCode;
+        ctx.services.log.debug(
+          { transactionalId: req.transactionalId, producerId: String(r.producerId), producerEpoch: r.producerEpoch, errorCode },
+          'InitProducerId answered',
+        );
+        resolve({ throttleTimeMs: 0, errorCode, producerId: r.producerId, producerEpoch: r.producerEpoch });
+      });
+    });
   },
 });
 
 /** InitProducerIdRequest.getErrorResponse. */
-function failure(errorCode: number) {
+function failure(errorCode: number): InitProducerIdResponse {
   return { throttleTimeMs: 0, errorCode, producerId: -1n, producerEpoch: -1 };
 }
