@@ -46,6 +46,8 @@ export interface GroupCoordinatorConfig {
   offsetsRetentionMs: number;
   /** offsets.retention.check.interval.ms; <= 0 disables the periodic expiration task. */
   offsetsRetentionCheckIntervalMs: number;
+  /** offsets.topic.num.partitions: GroupCoordinator.partitionFor hashes group ids over this many. */
+  offsetsTopicPartitions: number;
   subscribedTopics: SubscribedTopicsHook;
   store: GroupStore;
   /**
@@ -69,6 +71,7 @@ export const defaultGroupCoordinatorConfig: Readonly<GroupCoordinatorConfig> = O
   offsetMetadataMaxSize: 4_096,
   offsetsRetentionMs: 10_080 * 60_000,
   offsetsRetentionCheckIntervalMs: 600_000,
+  offsetsTopicPartitions: 50,
   subscribedTopics: consumerSubscribedTopics,
   store: alwaysSucceedingStore,
   generateUuid: () => randomUUID(),

@@ -7,8 +7,11 @@
 // call. The pieces, split as Kafka splits its group coordinator:
 //   kernel.ts          the group registry, the outbox, timers as operations, member validation
 //   membership.ts      JoinGroup, SyncGroup, Heartbeat, LeaveGroup        (GroupMetadataManager)
-//   offset-manager.ts  OffsetCommit, TxnOffsetCommit, OffsetFetch, OffsetDelete, expiry, deleted
-//                      partitions                                          (OffsetMetadataManager)
+//   offset-manager.ts  OffsetCommit, OffsetFetch, OffsetDelete, expiry, deleted partitions
+//                                                                          (OffsetMetadataManager)
+//   txn-offsets.ts     TxnOffsetCommit and the transaction markers that complete it
+//   offsets-log.ts     what kmock keeps of __consumer_offsets: partitionFor, record positions,
+//                      which producers have a transaction open in each partition
 //   admin.ts           DescribeGroups, ListGroups, DeleteGroups and the control plane's operations
 //   rebalance.ts       the join and sync phases and every timeout; rules.ts the decisions
 //   hooks.ts           where the draft policies (policies/) plug in
@@ -53,6 +56,8 @@ import { GroupAdmin, ADMIN_REMOVAL_REASON } from './admin.js';
 import { GroupKernel } from './kernel.js';
 import { GroupMembership } from './membership.js';
 import { OffsetManager } from './offset-manager.js';
+import { OffsetsLog, type OpenOffsetsTransaction } from './offsets-log.js';
+import { TxnOffsetManager, type PendingTxnOffset, type TransactionResult, type VerifyOffsetsPartition } from './txn-offsets.js';
 import { classifyJoinReason } from './policies/join-reasons.js';
 import { DraftPolicies, type DraftPolicy, type PolicyHost } from './policies/index.js';
 import { PolicySettings } from './policies/settings.js';
@@ -98,6 +103,12 @@ export interface GroupCoordinatorOptions extends Partial<GroupCoordinatorConfig>
   onEvent?: GroupEventListener;
   /** The draft policies, broker-wide (docs/policies.md). All off by default: Kafka's behaviour. */
   policies?: PolicyUpdate;
+  /**
+   * KIP-890 part 1: TxnOffsetCommit asks whether the group's __consumer_offsets partition is in the
+   * transaction (txn-offsets.ts). Without it nothing is verified, as with
+   * transaction.partition.verification.enable=false; Kafka 3.9's default verifies.
+   */
+  verifyOffsetsPartition?: VerifyOffsetsPartition;
 }
 
 export class GroupCoordinator {
@@ -105,11 +116,13 @@ export class GroupCoordinator {
   private readonly kernel: GroupKernel;
   private readonly membership: GroupMembership;
   private readonly offsets: OffsetManager;
+  private readonly txnOffsets: TxnOffsetManager;
+  private readonly offsetsLog: OffsetsLog;
   private readonly admin: GroupAdmin;
   private readonly policies: DraftPolicies;
 
   constructor(options: GroupCoordinatorOptions = {}) {
-    const { clock, timers, onEvent, policies, ...config } = options;
+    const { clock, timers, onEvent, policies, verifyOffsetsPartition, ...config } = options;
     this.config = { ...defaultGroupCoordinatorConfig, ...stripUndefined(config) };
     // A FakeTimers passed as `timers` is also the clock, unless a clock is given.
     const theClock = clock ?? (isClock(timers) ? timers : systemClock);
@@ -140,7 +153,9 @@ export class GroupCoordinator {
     this.policies = new DraftPolicies(host);
     kernel.hooks.use(this.policies.list);
     this.admin = new GroupAdmin(kernel, this.membership, this.policies);
-    this.offsets = new OffsetManager(kernel);
+    this.offsetsLog = new OffsetsLog(this.config.offsetsTopicPartitions);
+    this.offsets = new OffsetManager(kernel, this.offsetsLog);
+    this.txnOffsets = new TxnOffsetManager(kernel, this.offsetsLog, verifyOffsetsPartition);
   }
 
   // --- membership (membership.ts) -----------------------------------------------------------------
@@ -167,16 +182,41 @@ export class GroupCoordinator {
     return this.offsets.offsetCommit(version, request);
   }
 
+  // --- transactional offsets (txn-offsets.ts) ----------------------------------------------------------
+
+  /** TxnOffsetCommit v0–v4 (known partitions only: KafkaApis answers unknown ones itself). */
   txnOffsetCommit(version: number, request: TxnOffsetCommitRequest): TxnOffsetCommitResponse {
-    return this.offsets.txnOffsetCommit(version, request);
+    return this.txnOffsets.txnOffsetCommit(version, request);
   }
 
-  /** A transaction's marker reached __consumer_offsets: its TxnOffsetCommit offsets apply, or go. */
-  completeTransaction(producerId: bigint, committed: boolean): void {
-    this.offsets.completeTransaction(producerId, committed);
+  /**
+   * A producer's COMMIT or ABORT marker was written to these __consumer_offsets partitions
+   * (WriteTxnMarkers; Kafka's GroupCoordinator.onTransactionCompleted): its pending TxnOffsetCommit
+   * offsets in the groups of those partitions are materialized or dropped.
+   */
+  onTransactionCompleted(producerId: bigint, offsetsPartitions: Iterable<number>, result: TransactionResult): void {
+    this.txnOffsets.onTransactionCompleted(producerId, offsetsPartitions, result);
   }
 
-  /** One group of an OffsetFetch. Offsets are returned whatever the group's state. */
+  /** GroupCoordinator.partitionFor: the group's __consumer_offsets partition. */
+  partitionFor(groupId: string): number {
+    return this.offsetsLog.partitionFor(groupId);
+  }
+
+  /** The group's TxnOffsetCommit offsets still waiting for their marker (the read model). */
+  pendingTransactionalOffsets(groupId: string): PendingTxnOffset[] {
+    return this.txnOffsets.pendingOffsets(groupId);
+  }
+
+  /** Producers with a transaction open in a __consumer_offsets partition (a TxnOffsetCommit, no marker yet). */
+  openOffsetsTransactions(): OpenOffsetsTransaction[] {
+    return this.offsetsLog.openTransactions();
+  }
+
+  /**
+   * One group of an OffsetFetch. Offsets are returned whatever the group's state; with RequireStable
+   * a partition with a pending transactional offset answers UNSTABLE_OFFSET_COMMIT (partition level).
+   */
   offsetFetch(request: OffsetFetchRequestGroup): OffsetFetchResponseGroup {
     return this.offsets.offsetFetch(request);
   }

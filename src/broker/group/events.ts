@@ -51,6 +51,13 @@ export type RebalanceTrigger =
   /** Started by a draft policy (policies/events.ts). */
   | PolicyRebalanceTrigger;
 
+/** One offset of a transactional offset commit (TxnOffsetCommit), as events show it. */
+export interface TxnOffsetEntry {
+  topic: string;
+  partition: number;
+  offset: bigint;
+}
+
 export interface EventBase {
   groupId: string;
   /** Clock time at which it happened. */
@@ -122,6 +129,30 @@ export type GroupEvent =
       type: 'callback-dropped';
       memberId: string;
       api: 'JoinGroup' | 'SyncGroup';
+    })
+  | (EventBase & {
+      /** A TxnOffsetCommit was written: its offsets wait, invisible to OffsetFetch (RequireStable
+       *  answers UNSTABLE_OFFSET_COMMIT), until the transaction's marker reaches the group's
+       *  __consumer_offsets partition. */
+      type: 'txn-offsets-pending';
+      transactionalId: string;
+      producerId: bigint;
+      producerEpoch: number;
+      /** The group's __consumer_offsets partition (GroupCoordinator.partitionFor). */
+      offsetsPartition: number;
+      offsets: TxnOffsetEntry[];
+    })
+  | (EventBase & {
+      /** The transaction's COMMIT or ABORT marker reached the group's __consumer_offsets partition. */
+      type: 'txn-offsets-completed';
+      producerId: bigint;
+      result: 'COMMIT' | 'ABORT';
+      offsetsPartition: number;
+      /** Now the committed offsets. */
+      materialized: TxnOffsetEntry[];
+      /** Dropped: every offset of an aborted transaction; of a committed one, those a plain
+       *  OffsetCommit written later in the log had already superseded. */
+      discarded: TxnOffsetEntry[];
     })
   | (EventBase & { type: 'internal-error'; message: string })
   // --- the draft policies (policies/events.ts); never emitted while every policy is off ---------

@@ -6,8 +6,11 @@
 //   kernel.ts              the group registry (create, drop), the outbox (responses and events after
 //                          each operation), timers as operations, member validation
 //   membership.ts          JoinGroup, SyncGroup, Heartbeat, LeaveGroup (Kafka's GroupMetadataManager)
-//   offset-manager.ts      OffsetCommit, TxnOffsetCommit, OffsetFetch, OffsetDelete, offset expiry,
-//                          deleted partitions (Kafka's OffsetMetadataManager)
+//   offset-manager.ts      OffsetCommit, OffsetFetch, OffsetDelete, offset expiry, deleted partitions
+//                          (Kafka's OffsetMetadataManager)
+//   txn-offsets.ts         TxnOffsetCommit (KIP-890 verification seam) and the markers completing it
+//   offsets-log.ts         partitionFor, record positions, open transactions per offsets partition
+//   offset-requests.ts     request/response shaping shared by the offset APIs
 //   admin.ts               DescribeGroups, ListGroups, DeleteGroups; force rebalance, remove members,
 //                          the read model, policy settings and operations (the control plane's)
 //   rebalance.ts           RebalanceEngine: join/sync phases, member add/update/replace/remove, all
@@ -36,7 +39,9 @@ export {
   type GroupWriteCause,
   type SubscribedTopicsHook,
 } from './config.js';
-export { isPolicyEvent, type GroupEvent, type GroupEventListener, type RebalanceTrigger, type RemovalCause } from './events.js';
+export { isPolicyEvent, type GroupEvent, type GroupEventListener, type RebalanceTrigger, type RemovalCause, type TxnOffsetEntry } from './events.js';
+export { DEFAULT_OFFSETS_TOPIC_PARTITIONS, offsetsPartitionFor, type OpenOffsetsTransaction } from './offsets-log.js';
+export type { PendingTxnOffset, TransactionResult, VerifyOffsetsPartition } from './txn-offsets.js';
 export { ClassicGroup } from './group.js';
 export { CONTINUE, ANSWERED, override, HookChain, type GroupHooks, type GroupPlugin, type MemberJoinRequest } from './hooks.js';
 export { GroupMember } from './member.js';

@@ -1,15 +1,23 @@
-// Committed offsets of the classic groups: OffsetCommit, TxnOffsetCommit (and the transaction
-// markers that complete it), OffsetFetch, OffsetDelete, offset expiry and the offsets of deleted
-// partitions. Kafka 3.9's GroupCoordinator.handleCommitOffsets / handleTxnCommitOffsets /
-// handleFetchOffsets / handleDeleteOffsets and GroupMetadataManager.storeOffsets /
-// cleanupGroupMetadata / handleDeletedPartitions (OffsetMetadataManager in 4.x). One group's
-// offsets are stored by offsets.ts.
+// Committed offsets of the classic groups: OffsetCommit, OffsetFetch, OffsetDelete, offset expiry
+// and the offsets of deleted partitions. Kafka 3.9's GroupCoordinator.handleCommitOffsets /
+// handleFetchOffsets / handleDeleteOffsets and GroupMetadataManager.storeOffsets / getOffsets /
+// cleanupGroupMetadata / handleDeletedPartitions (OffsetMetadataManager in 4.x). TxnOffsetCommit
+// and the transaction markers that complete it are txn-offsets.ts; one group's offsets (committed
+// and pending transactional) are stored by offsets.ts.
+//
+// Pending transactional offsets, as 3.9 treats them here: OffsetFetch never shows them (with
+// RequireStable their partitions answer UNSTABLE_OFFSET_COMMIT); OffsetDelete and deleted topics
+// remove them (the producer's entry stays until its marker, and keeps an Empty group alive);
+// expiry never touches them (but may expire the committed offset of the same partition);
+// DeleteGroups drops them with the group, so a later marker finds nothing to apply.
 
 import type { TimerHandle } from './clock.js';
 import { offsetAppendErrorToResponseError } from './errors.js';
 import type { ClassicGroup } from './group.js';
 import { isValidGroupId, type GroupKernel } from './kernel.js';
+import type { OffsetsLog } from './offsets-log.js';
 import type { StoredOffset } from './offsets.js';
+import { commitResponse, dedupeCommits, dedupePartitions, groupByTopic, type PartitionCommit } from './offset-requests.js';
 import { validateOffsetCommit } from './rules.js';
 import { CONSUMER_PROTOCOL_TYPE } from './subscription.js';
 import type {
@@ -20,28 +28,21 @@ import type {
   OffsetFetchRequestGroup,
   OffsetFetchResponseGroup,
   OffsetFetchResponsePartition,
-  TxnOffsetCommitRequest,
-  TxnOffsetCommitResponse,
 } from './types.js';
 import { ErrorCode } from '../../codec/index.js';
 
-interface PartitionCommit {
-  topic: string;
-  partition: number;
-  offset: Omit<StoredOffset, 'appendSeq'>;
-}
-
 export class OffsetManager {
-  /** Stand-in for the position of each record in __consumer_offsets. */
-  private appendSeq = 0;
   private cleanupTimer: TimerHandle | null = null;
 
-  constructor(private readonly kernel: GroupKernel) {
+  constructor(
+    private readonly kernel: GroupKernel,
+    private readonly log: OffsetsLog,
+  ) {
     this.scheduleOffsetCleanup();
   }
 
   // ==============================================================================================
-  // OffsetCommit / TxnOffsetCommit
+  // OffsetCommit
 
   offsetCommit(version: number, request: OffsetCommitRequest): OffsetCommitResponse {
     return this.kernel.run(() => {
@@ -98,13 +99,13 @@ export class OffsetManager {
     if (group.has(memberId)) this.kernel.hooks.run('memberActive', group, memberId, 'OffsetCommit');
     switch (group.state) {
       case 'Empty':
-        return this.storeOffsets(group, commits, null);
+        return this.storeOffsets(group, commits);
       case 'Stable':
       case 'PreparingRebalance':
         // Commits keep the session alive; during PreparingRebalance the previous generation may
         // still commit (it learns about the rebalance from its heartbeats).
         this.kernel.engine.completeAndScheduleNextHeartbeatExpiration(group, group.get(memberId));
-        return this.storeOffsets(group, commits, null);
+        return this.storeOffsets(group, commits);
       case 'CompletingRebalance':
         // A member of the new generation that has not synced yet; make it finish the rebalance.
         return all(ErrorCode.REBALANCE_IN_PROGRESS);
@@ -113,72 +114,20 @@ export class OffsetManager {
     }
   }
 
-  txnOffsetCommit(version: number, request: TxnOffsetCommitRequest): TxnOffsetCommitResponse {
-    return this.kernel.run(() => {
-      const now = this.kernel.clock.now();
-      const commits = dedupeCommits(
-        request.topics.flatMap((t) =>
-          t.partitions.map((p) => ({
-            topic: t.name,
-            partition: p.partitionIndex,
-            offset: {
-              offset: p.committedOffset,
-              leaderEpoch: version >= 2 ? (p.committedLeaderEpoch ?? -1) : -1,
-              metadata: p.committedMetadata ?? '',
-              commitTimestamp: now,
-              expireTimestamp: null,
-            },
-          })),
-        ),
-      );
-      let errors: number[];
-      if (!isValidGroupId(request.groupId, false)) {
-        errors = commits.map(() => ErrorCode.INVALID_GROUP_ID);
-      } else {
-        const group = this.kernel.group(request.groupId) ?? this.kernel.createGroup(request.groupId);
-        const generationId = version >= 3 ? (request.generationId ?? -1) : -1;
-        const memberId = version >= 3 ? (request.memberId ?? '') : '';
-        const groupInstanceId = this.kernel.instanceIdOf(group, version >= 3 ? (request.groupInstanceId ?? null) : null);
-        const asked = this.kernel.hooks.run('offsetCommit', group, { generationId, memberId, groupInstanceId, canCarryInstanceId: version >= 3, operation: 'TxnOffsetCommit' });
-        const error = asked.kind === 'override' ? asked.decision : validateOffsetCommit(group, generationId, memberId, groupInstanceId, true);
-        if (error === ErrorCode.FENCED_INSTANCE_ID && asked.kind !== 'override') this.kernel.engine.fenced(group, memberId, groupInstanceId!, 'TxnOffsetCommit');
-        if (error === ErrorCode.NONE && group.has(memberId)) this.kernel.hooks.run('memberActive', group, memberId, 'TxnOffsetCommit');
-        errors = error !== ErrorCode.NONE ? commits.map(() => error) : this.storeOffsets(group, commits, request.producerId);
-      }
-      // KafkaApis: clients before 2.0 (TxnOffsetCommit < v2) do not know COORDINATOR_LOAD_IN_PROGRESS.
-      if (version < 2) {
-        errors = errors.map((e) => (e === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? ErrorCode.COORDINATOR_NOT_AVAILABLE : e));
-      }
-      return { topics: commitResponse(commits, errors) };
-    });
-  }
-
-  /**
-   * A transaction that wrote offsets through TxnOffsetCommit was committed or aborted (its marker
-   * reached __consumer_offsets). Committed offsets become visible unless a plain commit for the
-   * same partition was written after the transactional one.
-   */
-  completeTransaction(producerId: bigint, committed: boolean): void {
-    this.kernel.run(() => {
-      for (const group of this.kernel.allGroups()) {
-        if (group.offsets.hasPendingTxnFrom(producerId)) group.offsets.completeTxn(producerId, committed);
-      }
-    });
-  }
-
-  /** GroupMetadataManager.storeOffsets: metadata size check, append, apply. */
-  private storeOffsets(group: ClassicGroup, commits: PartitionCommit[], producerId: bigint | null): number[] {
+  /** GroupMetadataManager.storeOffsets (no producer id): metadata size check, append, apply. */
+  private storeOffsets(group: ClassicGroup, commits: PartitionCommit[]): number[] {
     const { offsetMetadataMaxSize, store } = this.kernel.config;
     const tooLarge = (c: PartitionCommit) => c.offset.metadata.length > offsetMetadataMaxSize;
     const valid = commits.filter((c) => !tooLarge(c));
     if (valid.length === 0) return commits.map(() => ErrorCode.OFFSET_METADATA_TOO_LARGE);
-    const raw = store.appendOffsets(group.groupId, producerId !== null);
+    const raw = store.appendOffsets(group.groupId, false);
     const error = raw === ErrorCode.NONE ? ErrorCode.NONE : offsetAppendErrorToResponseError(raw);
     if (error === ErrorCode.NONE && !group.is('Dead')) {
+      // One batch: every record has the batch's base offset as its position.
+      const appendSeq = this.log.nextPosition();
       for (const c of valid) {
-        const stored: StoredOffset = { ...c.offset, appendSeq: ++this.appendSeq };
-        if (producerId !== null) group.offsets.prepareTxn(producerId, c.topic, c.partition, stored);
-        else group.offsets.put(c.topic, c.partition, stored);
+        const stored: StoredOffset = { ...c.offset, appendSeq };
+        group.offsets.put(c.topic, c.partition, stored);
       }
     }
     return commits.map((c) => (tooLarge(c) ? ErrorCode.OFFSET_METADATA_TOO_LARGE : error));
@@ -315,51 +264,4 @@ export class OffsetManager {
       { name: 'offsets expiration', housekeeping: true },
     );
   }
-}
-
-// --- helpers -----------------------------------------------------------------------------------
-
-/** A partition named twice in one request counts once, with its last value (Kafka builds a map). */
-function dedupeCommits(commits: PartitionCommit[]): PartitionCommit[] {
-  const byKey = new Map<string, PartitionCommit>();
-  for (const c of commits) {
-    const key = `${c.partition}:${c.topic}`;
-    byKey.delete(key);
-    byKey.set(key, c);
-  }
-  // Keep first-appearance order for the response while using the last value.
-  const order = new Map<string, number>();
-  commits.forEach((c, i) => {
-    const key = `${c.partition}:${c.topic}`;
-    if (!order.has(key)) order.set(key, i);
-  });
-  return [...byKey.entries()].sort((a, b) => order.get(a[0])! - order.get(b[0])!).map(([, c]) => c);
-}
-
-function dedupePartitions(topics: readonly { name: string; partitionIndexes: readonly number[] }[]): { topic: string; partition: number }[] {
-  const seen = new Set<string>();
-  const out: { topic: string; partition: number }[] = [];
-  for (const t of topics) {
-    for (const partition of t.partitionIndexes) {
-      const key = `${partition}:${t.name}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ topic: t.name, partition });
-    }
-  }
-  return out;
-}
-
-function groupByTopic<P>(rows: readonly { topic: string; partition: P }[]): { name: string; partitions: P[] }[] {
-  const byTopic = new Map<string, P[]>();
-  for (const { topic, partition } of rows) {
-    const list = byTopic.get(topic);
-    if (list) list.push(partition);
-    else byTopic.set(topic, [partition]);
-  }
-  return [...byTopic].map(([name, partitions]) => ({ name, partitions }));
-}
-
-function commitResponse(commits: readonly PartitionCommit[], errors: readonly number[]): OffsetCommitResponse['topics'] {
-  return groupByTopic(commits.map((c, i) => ({ topic: c.topic, partition: { partitionIndex: c.partition, errorCode: errors[i]! } })));
 }

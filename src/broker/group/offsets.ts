@@ -85,7 +85,12 @@ export class GroupOffsets {
   }
 
   // --- transactional offsets (TxnOffsetCommit) -------------------------------------------------
+  //
+  // GroupMetadata.pendingTransactionalOffsetCommits: producerId → the offsets its open transaction
+  // wrote. A producer's entry stays (possibly emptied by OffsetDelete or a topic deletion) until its
+  // transaction completes, and while it exists the group `hasOffsets` (so it is not deleted as empty).
 
+  /** onTxnOffsetCommitAppend: the record is in the log; the offset waits for the transaction's marker. */
   prepareTxn(producerId: bigint, topic: string, partition: number, offset: StoredOffset): void {
     let byTopic = this.pendingTxn.get(producerId);
     if (!byTopic) this.pendingTxn.set(producerId, (byTopic = new Map()));
@@ -94,11 +99,32 @@ export class GroupOffsets {
     partitions.set(partition, offset);
   }
 
+  /**
+   * prepareTxnOffsetCommit + failPendingTxnOffsetCommit: the append of a TxnOffsetCommit failed.
+   * Kafka staged the new offsets over the producer's earlier pending ones, then removes the staged
+   * partitions, so an earlier pending offset of the same partition goes too; a producer left with
+   * nothing pending is forgotten.
+   */
+  failTxn(producerId: bigint, partitions: readonly { topic: string; partition: number }[]): void {
+    const byTopic = this.pendingTxn.get(producerId);
+    if (!byTopic) return;
+    for (const { topic, partition } of partitions) {
+      byTopic.get(topic)?.delete(partition);
+      if (byTopic.get(topic)?.size === 0) byTopic.delete(topic);
+    }
+    if (byTopic.size === 0) this.pendingTxn.delete(producerId);
+  }
+
   hasPendingTxnFrom(producerId: bigint): boolean {
     return this.pendingTxn.has(producerId);
   }
 
-  /** RequireStable: is some transaction still holding an offset for this partition? */
+  /** Kafka's activeProducers: the producers with an entry (even an emptied one). */
+  pendingProducers(): bigint[] {
+    return [...this.pendingTxn.keys()];
+  }
+
+  /** hasPendingOffsetCommitsForTopicPartition (RequireStable): some transaction holds an offset for it. */
   hasPendingCommit(topic: string, partition: number): boolean {
     for (const byTopic of this.pendingTxn.values()) {
       if (byTopic.get(topic)?.has(partition)) return true;
@@ -106,14 +132,41 @@ export class GroupOffsets {
     return false;
   }
 
-  /** A commit or abort marker for the producer's transaction was written. */
-  completeTxn(producerId: bigint, commit: boolean): void {
-    const byTopic = this.pendingTxn.get(producerId);
-    this.pendingTxn.delete(producerId);
-    if (!byTopic || !commit) return;
-    for (const [topic, partitions] of byTopic) {
-      for (const [partition, offset] of partitions) this.put(topic, partition, offset);
+  /** Every pending transactional offset, by producer (the read model). */
+  pendingTxnOffsets(): { producerId: bigint; topic: string; partition: number; offset: StoredOffset }[] {
+    const out: { producerId: bigint; topic: string; partition: number; offset: StoredOffset }[] = [];
+    for (const [producerId, byTopic] of this.pendingTxn) {
+      for (const [topic, partitions] of byTopic) {
+        for (const [partition, offset] of partitions) out.push({ producerId, topic, partition, offset });
+      }
     }
+    return out;
+  }
+
+  /**
+   * completePendingTxnOffsetCommit: the producer's commit or abort marker was written. On commit
+   * each offset is materialized unless the offset in place was written later in the log (a plain
+   * OffsetCommit after the TxnOffsetCommit wins). Returns what happened to each pending offset, or
+   * null when the producer had nothing pending here.
+   */
+  completeTxn(producerId: bigint, commit: boolean): { materialized: TopicPartitionOffset[]; discarded: TopicPartitionOffset[] } | null {
+    const byTopic = this.pendingTxn.get(producerId);
+    if (!byTopic) return null;
+    this.pendingTxn.delete(producerId);
+    const materialized: TopicPartitionOffset[] = [];
+    const discarded: TopicPartitionOffset[] = [];
+    for (const [topic, partitions] of byTopic) {
+      for (const [partition, offset] of partitions) {
+        const current = this.get(topic, partition);
+        if (commit && (!current || current.appendSeq < offset.appendSeq)) {
+          this.put(topic, partition, offset);
+          materialized.push({ topic, partition, offset });
+        } else {
+          discarded.push({ topic, partition, offset });
+        }
+      }
+    }
+    return { materialized, discarded };
   }
 
   // --- expiration ------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
-// OffsetCommit, TxnOffsetCommit, OffsetFetch, OffsetDelete and offset expiration.
+// OffsetCommit, OffsetFetch, OffsetDelete and offset expiration (TxnOffsetCommit: txn-offsets.test.ts).
 
 import { describe, expect, it } from 'vitest';
 import type { OffsetFetchResponseGroup } from '../../../src/broker/group/types.js';
 import { encodeSubscription } from './consumer-protocol.js';
-import { Harness, followerInstanceId, groupId, leaderInstanceId } from './harness.js';
+import { Harness, followerInstanceId, groupId } from './harness.js';
 import { ErrorCode } from '../../../src/codec/index.js';
 
 function fetch(h: Harness, partitions: [string, number][] | null, id = groupId, requireStable = false): OffsetFetchResponseGroup {
@@ -20,23 +20,6 @@ function fetch(h: Harness, partitions: [string, number][] | null, id = groupId, 
 /** The committed offset of one partition as OffsetFetch reports it. */
 function committed(h: Harness, topic: string, partition: number, id = groupId, requireStable = false) {
   return fetch(h, [[topic, partition]], id, requireStable).topics[0]!.partitions[0]!;
-}
-
-function txnCommit(
-  h: Harness,
-  o: { producerId?: bigint; memberId?: string; groupInstanceId?: string | null; generationId?: number; offset?: bigint; topic?: string; metadata?: string; version?: number; groupId?: string },
-): number {
-  const r = h.coordinator.txnOffsetCommit(o.version ?? 4, {
-    transactionalId: 'dummy-txn-id',
-    groupId: o.groupId ?? groupId,
-    producerId: o.producerId ?? 1000n,
-    producerEpoch: 2,
-    generationId: o.generationId ?? -1,
-    memberId: o.memberId ?? '',
-    groupInstanceId: o.groupInstanceId ?? null,
-    topics: [{ name: o.topic ?? 'topic', partitions: [{ partitionIndex: 0, committedOffset: o.offset ?? 0n, committedMetadata: o.metadata ?? '' }] }],
-  });
-  return r.topics[0]!.partitions[0]!.errorCode;
 }
 
 function stableSingleMember(h: Harness, protocolType = 'consumer', metadata: Buffer = Buffer.alloc(0), sessionTimeout?: number) {
@@ -244,81 +227,6 @@ describe('OffsetFetch', () => {
     h.sendJoinGroup();
     expect(h.state()).toBe('PreparingRebalance');
     expect(committed(h, 'topic', 0).committedOffset).toBe(0n);
-  });
-});
-
-describe('TxnOffsetCommit and RequireStable', () => {
-  it('testBasicFetchTxnOffsets / testFetchPendingTxnOffsetsWithCommit', () => {
-    const h = new Harness();
-    expect(txnCommit(h, { offset: 25n })).toBe(ErrorCode.NONE);
-    expect(committed(h, 'topic', 0, groupId, false)).toMatchObject({ committedOffset: -1n, errorCode: 0 });
-    expect(committed(h, 'topic', 0, groupId, true)).toMatchObject({ committedOffset: -1n, errorCode: ErrorCode.UNSTABLE_OFFSET_COMMIT });
-    expect(committed(h, 'non-exist-topic', 0, groupId, true)).toMatchObject({ committedOffset: -1n, errorCode: 0 });
-    h.coordinator.completeTransaction(1000n, true);
-    expect(committed(h, 'topic', 0, groupId, true)).toMatchObject({ committedOffset: 25n, errorCode: 0 });
-  });
-
-  it('testFetchPendingTxnOffsetsWithAbort / testFetchTxnOffsetsIgnoreSpuriousCommit', () => {
-    const h = new Harness();
-    expect(txnCommit(h, {})).toBe(ErrorCode.NONE);
-    h.coordinator.completeTransaction(1000n, false);
-    expect(committed(h, 'topic', 0, groupId, true)).toMatchObject({ committedOffset: -1n, errorCode: 0 });
-    h.coordinator.completeTransaction(1000n, true); // spurious
-    expect(committed(h, 'topic', 0, groupId, true)).toMatchObject({ committedOffset: -1n, errorCode: 0 });
-  });
-
-  it('testFetchTxnOffsetsMultipleProducersOneGroup', () => {
-    const h = new Harness();
-    expect(txnCommit(h, { producerId: 1000n, topic: 'topic1', offset: 10n })).toBe(0);
-    expect(txnCommit(h, { producerId: 1005n, topic: 'topic2', offset: 15n })).toBe(0);
-    h.coordinator.completeTransaction(1000n, true);
-    expect(committed(h, 'topic1', 0).committedOffset).toBe(10n);
-    expect(committed(h, 'topic2', 0).committedOffset).toBe(-1n);
-    h.coordinator.completeTransaction(1005n, true);
-    expect(committed(h, 'topic2', 0).committedOffset).toBe(15n);
-  });
-
-  it('a plain commit written after the transactional one wins when the transaction commits', () => {
-    const h = new Harness();
-    txnCommit(h, { offset: 5n });
-    expect(h.commitOffsets('', -1, [{ topic: 'topic', partition: 0, offset: 9n }]).topics[0]!.partitions[0]!.errorCode).toBe(0);
-    h.coordinator.completeTransaction(1000n, true);
-    expect(committed(h, 'topic', 0).committedOffset).toBe(9n);
-  });
-
-  it('testTxnCommitOffsetWithFencedInstanceId', () => {
-    const h = new Harness();
-    const rr = h.staticMembersJoinAndRebalance();
-    expect(txnCommit(h, { memberId: '', groupInstanceId: leaderInstanceId })).toBe(ErrorCode.FENCED_INSTANCE_ID);
-    expect(txnCommit(h, { memberId: 'invalid-member', groupInstanceId: leaderInstanceId })).toBe(ErrorCode.FENCED_INSTANCE_ID);
-    expect(txnCommit(h, { memberId: rr.leaderId, groupInstanceId: leaderInstanceId, generationId: rr.generation })).toBe(ErrorCode.NONE);
-    expect(h.eventsOf('member-fenced').map((e) => e.operation)).toEqual(['TxnOffsetCommit', 'TxnOffsetCommit']);
-  });
-
-  it('testTxnCommitOffsetWithInvalidMemberId / KnownMemberId / IllegalGeneration / LegalGeneration', () => {
-    const h = new Harness();
-    const r = h.dynamicJoinGroup();
-    expect(txnCommit(h, { memberId: 'invalid-member' })).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
-    expect(txnCommit(h, { memberId: r.memberId, generationId: r.generationId })).toBe(ErrorCode.NONE);
-    expect(txnCommit(h, { memberId: r.memberId, generationId: r.generationId + 5 })).toBe(ErrorCode.ILLEGAL_GENERATION);
-    // Transactional commits are exempt from the "members only" and CompletingRebalance rules.
-    expect(txnCommit(h, {})).toBe(ErrorCode.NONE);
-  });
-
-  it('a TxnOffsetCommit creates a missing group, needs a non-empty group id, and checks metadata size', () => {
-    const h = new Harness();
-    expect(txnCommit(h, { groupId: '' })).toBe(ErrorCode.INVALID_GROUP_ID);
-    expect(txnCommit(h, { groupId: 'fresh', memberId: 'm', generationId: 3 })).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
-    expect(h.group('fresh').state).toBe('Empty');
-    // testTxnOffsetMetadataTooLarge
-    expect(txnCommit(h, { metadata: 's'.repeat(4097) })).toBe(ErrorCode.OFFSET_METADATA_TOO_LARGE);
-  });
-
-  it('TxnOffsetCommit below v2 reports COORDINATOR_LOAD_IN_PROGRESS as COORDINATOR_NOT_AVAILABLE', () => {
-    const h = new Harness();
-    h.offsetAppendError = ErrorCode.NETWORK_EXCEPTION;
-    expect(txnCommit(h, { version: 2 })).toBe(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS);
-    expect(txnCommit(h, { version: 1 })).toBe(ErrorCode.COORDINATOR_NOT_AVAILABLE);
   });
 });
 
