@@ -18,6 +18,9 @@ read
   connections                          open client connections
   policies [--group ID]                broker-wide policies (and each group's), or one group's
   faults                               injected errors still queued, latencies, errors answered
+  transactions [list]                  transactional ids: producer id and epoch, state, partitions,
+                                       timeout, start, age of the running transaction
+  transactions describe ID             one transactional id
 act
   policies set [--group ID] POLICY...  change policies, in the text form of kmock start --set
                                        policies=...: NAME (on), NAME=on|off, registration-timeout=15m,
@@ -44,6 +47,9 @@ act
   strict-clients [on|off|reset]        strict-clients mode and its findings (counts, first
                                        examples); on/off switch it, reset forgets the findings
 watch
+  transactions events [--transactional-id ID] [--type T]... [--count N] [--timeout-ms N]
+                                       transaction events (txn-state-changed, txn-timed-out,
+                                       txn-id-expired), one JSON line each
   strict-clients events [--type KIND]... [--count N] [--timeout-ms N]
                                        strict-clients findings as they are made, one JSON line each
   events [--group ID] [--type T]... [--count N] [--timeout-ms N]
@@ -69,6 +75,7 @@ export async function adminCommand(argv: string[], io: Io, fetchImpl: FetchFn = 
       'registration-timeout-ms': { type: 'string' },
       'expansion-timeout-ms': { type: 'string' },
       'client-id': { type: 'string' },
+      'transactional-id': { type: 'string' },
       type: { type: 'string', multiple: true },
       count: { type: 'string' },
       'timeout-ms': { type: 'string' },
@@ -191,6 +198,23 @@ export async function adminCommand(argv: string[], io: Io, fetchImpl: FetchFn = 
         if (sub === 'reset') return print(await api.call('POST', '/strict-clients/reset', {}));
         throw new UsageError(`unknown strict-clients command "${sub}" (on, off, reset, events, or none to show)`);
       }
+      case 'transactions': {
+        const [sub, ...rest] = args;
+        if (sub === 'events') {
+          allowed('transactional-id', 'type', 'count', 'timeout-ms');
+          arity(1, 1, 'events [--transactional-id ID] [--type T]... [--count N] [--timeout-ms N]');
+          const count = values.count === undefined ? undefined : intArg(values.count, '--count', 1);
+          const timeoutMs = values['timeout-ms'] === undefined ? undefined : intArg(values['timeout-ms'], '--timeout-ms', 1);
+          const id = values['transactional-id'];
+          const path = `/transactions/events${id === undefined ? '' : `?transactionalId=${encodeURIComponent(id)}`}`;
+          return await api.events(io, { path, typeField: 'type', types: values.type, count, timeoutMs });
+        }
+        allowed();
+        if ((sub === undefined || sub === 'list') && rest.length === 0) return print(await api.call('GET', '/transactions'));
+        if (sub === 'describe' && rest.length === 1) return print(await api.call('GET', txnPath(rest[0]!)));
+        if (sub === undefined || sub === 'list' || sub === 'describe') throw new UsageError('usage: kmock admin transactions [list | describe ID | events ...]');
+        throw new UsageError(`unknown transactions command "${sub}" (list, describe, events, or none to list)`);
+      }
       case 'events': {
         allowed('group', 'type', 'count', 'timeout-ms');
         arity(0, 0, '[--group ID] [--type T]... [--count N] [--timeout-ms N]');
@@ -241,6 +265,11 @@ async function policies(
     return api.call('DELETE', `${g(group)}/policies`);
   }
   throw new UsageError(`unknown policies command "${sub}" (set, clear, or none to show)`);
+}
+
+/** `/transactions/ID`; the id "events" percent-encoded, as `/transactions/events` is the event stream. */
+function txnPath(id: string): string {
+  return `/transactions/${id === 'events' ? '%65vents' : encodeURIComponent(id)}`;
 }
 
 function intArg(text: string, what: string, min = 0): number {

@@ -6,7 +6,7 @@
 // message schemas instead of one hand-written function per API:
 //
 //  * every `errorCode` field valid at the version (top level, per topic, partition, group, member,
-//    coordinator key, resource) gets the code;
+//    coordinator key, resource; AddPartitionsToTxn's `partitionErrorCode`) gets the code;
 //  * a response array whose elements carry an error code somewhere (Produce `Responses[]`,
 //    `PartitionResponses[]`, OffsetFetch `Groups[]`, DescribeGroups `Groups[]`, ...) gets one
 //    element per element of the matching request array, with the identifying fields copied over
@@ -14,7 +14,8 @@
 //    type/name);
 //  * arrays without error codes (Metadata brokers, JoinGroup members, ApiVersions keys, ...) stay
 //    empty and all other fields keep their schema defaults;
-//  * Produce with acks=0 gets no response at all, as Kafka never answers it.
+//  * Produce with acks=0 gets no response at all, as Kafka never answers it;
+//  * where an API's getErrorResponse departs from these rules, EXCEPTIONS says how.
 import { inRange, type FieldSchema, type StructSchema } from '../../codec/primitives/schema.js';
 import { apiByKey } from '../../codec/index.js';
 import { NO_RESPONSE } from '../handlers/types.js';
@@ -35,7 +36,31 @@ const KEY_FIELDS: Record<string, readonly string[]> = {
   resourceType: ['resourceType'],
   resourceName: ['resourceName'],
   transactionalId: ['transactionalId'],
+  // WriteTxnMarkers: each marker's result names its producer id (WriteTxnMarkersRequest.getErrorResponse).
+  producerId: ['producerId'],
 };
+
+/** The fields that carry an error code (int16). */
+const ERROR_FIELDS = new Set(['errorCode', 'partitionErrorCode']);
+
+interface Exception {
+  /** Response arrays Kafka leaves empty although their elements carry an error code. */
+  emptyArrays?: readonly string[];
+  /** Fields that keep their schema default instead of the "none" value. */
+  defaultsKept?: readonly string[];
+}
+
+/** Where an API's getErrorResponse departs from the generic rules (Kafka 3.9), by API key. */
+const EXCEPTIONS: Record<number, Exception> = {
+  // AddPartitionsToTxnRequest: v0-3 (clients) mirror the topics and partitions with
+  // PartitionErrorCode; v4+ (brokers' batches) answer only the top-level ErrorCode.
+  24: { emptyArrays: ['resultsByTransaction'] },
+  // DescribeTransactionsRequest: one TransactionState per id with only the id and the error set:
+  // ProducerId and ProducerEpoch stay 0.
+  65: { defaultsKept: ['producerId', 'producerEpoch'] },
+};
+
+const NO_EXCEPTION: Exception = {};
 
 /** Offsets, ids and epochs that Kafka's error responses set to "none" (-1: INVALID_OFFSET,
  *  INVALID_HIGH_WATERMARK, INVALID_LOW_WATERMARK, NO_PRODUCER_ID/EPOCH, Node.noNode()) where the
@@ -64,61 +89,67 @@ export function buildErrorResponse(apiKey: number, version: number, request: unk
   const api = apiByKey(apiKey);
   if (api === undefined) throw new Error(`no schema for API key ${apiKey}`);
   if (apiKey === 0 && (request as { acks?: number }).acks === 0) return NO_RESPONSE;
-  return fill(api.response.schema, api.request.schema, request as Obj, version, errorCode, false);
+  const ctx: Ctx = { version, errorCode, exception: EXCEPTIONS[apiKey] ?? NO_EXCEPTION };
+  return fill(api.response.schema, api.request.schema, request as Obj, ctx, false);
 }
 
-function fill(
-  schema: StructSchema,
-  reqSchema: StructSchema | undefined,
-  req: Obj | undefined,
-  version: number,
-  errorCode: number,
-  copyKeys: boolean,
-): Obj {
+/** What every level of one error response shares. */
+interface Ctx {
+  version: number;
+  errorCode: number;
+  exception: Exception;
+}
+
+function fill(schema: StructSchema, reqSchema: StructSchema | undefined, req: Obj | undefined, ctx: Ctx, copyKeys: boolean): Obj {
+  const { version } = ctx;
   const out = schema.create() as Obj;
   for (const f of schema.fields) {
     if (!inRange(version, f.versions)) continue;
-    if (f.name === 'errorCode' && !f.array && f.type === 'int16') {
-      out[f.name] = errorCode;
+    if (ERROR_FIELDS.has(f.name) && !f.array && f.type === 'int16') {
+      out[f.name] = ctx.errorCode;
       continue;
     }
     if (f.type === 'struct' && f.struct !== undefined) {
       if (!hasErrorCode(f.struct, version)) continue;
       if (f.array) {
-        const source = reqSchema && req ? matchingArray(f, reqSchema, req, version) : undefined;
-        out[f.name] = source ? mirror(f.struct, source, version, errorCode) : [];
+        const source = reqSchema && req && !ctx.exception.emptyArrays?.includes(f.name) ? matchingArray(f, reqSchema, req, version) : undefined;
+        out[f.name] = source ? mirror(f.struct, source, ctx) : [];
       } else {
         const sub = reqSchema?.fields.find((r) => r.name === f.name && r.struct && !r.array && inRange(version, r.versions));
-        out[f.name] = fill(f.struct, sub?.struct, sub ? (req?.[sub.name] as Obj | undefined) : undefined, version, errorCode, false);
+        out[f.name] = fill(f.struct, sub?.struct, sub ? (req?.[sub.name] as Obj | undefined) : undefined, ctx, false);
       }
       continue;
     }
-    if (NONE_FIELDS.has(f.name) && !f.array) {
-      if (f.type === 'int64') out[f.name] = -1n;
-      else if (f.type === 'int32' || f.type === 'int16') out[f.name] = -1;
-      continue;
-    }
+    // An identifying field the request has is copied (before "none": a marker's producer id).
     if (copyKeys && req && reqSchema && !f.array && f.name in KEY_FIELDS) {
       const from = reqSchema.fields.find(
         (r) => KEY_FIELDS[f.name]!.includes(r.name) && !r.array && r.type === f.type && inRange(version, r.versions),
       );
-      if (from && req[from.name] !== undefined) out[f.name] = req[from.name];
+      if (from && req[from.name] !== undefined) {
+        out[f.name] = req[from.name];
+        continue;
+      }
+    }
+    if (NONE_FIELDS.has(f.name) && !f.array && !ctx.exception.defaultsKept?.includes(f.name)) {
+      if (f.type === 'int64') out[f.name] = -1n;
+      else if (f.type === 'int32' || f.type === 'int16') out[f.name] = -1;
     }
   }
   return out;
 }
 
 /** One response element per request element. */
-function mirror(schema: StructSchema, source: { field: FieldSchema; values: unknown[] }, version: number, errorCode: number): Obj[] {
+function mirror(schema: StructSchema, source: { field: FieldSchema; values: unknown[] }, ctx: Ctx): Obj[] {
   const { field, values } = source;
+  const { version } = ctx;
   if (field.type === 'struct' && field.struct) {
-    return values.map((v) => fill(schema, field.struct, v as Obj, version, errorCode, true));
+    return values.map((v) => fill(schema, field.struct, v as Obj, ctx, true));
   }
   // A request array of plain values (group ids, topic names, coordinator keys, partition indexes):
   // each value fills the element's first identifying field of the same type.
   const key = schema.fields.find((f) => f.name in KEY_FIELDS && !f.array && f.type === field.type && inRange(version, f.versions));
   return values.map((v) => {
-    const el = fill(schema, undefined, undefined, version, errorCode, false);
+    const el = fill(schema, undefined, undefined, ctx, false);
     if (key) el[key.name] = v;
     return el;
   });
@@ -184,7 +215,7 @@ function hasErrorCode(schema: StructSchema, version: number): boolean {
   const result = schema.fields.some(
     (f) =>
       inRange(version, f.versions) &&
-      ((f.name === 'errorCode' && f.type === 'int16') || (f.type === 'struct' && f.struct !== undefined && hasErrorCode(f.struct, version))),
+      ((ERROR_FIELDS.has(f.name) && f.type === 'int16') || (f.type === 'struct' && f.struct !== undefined && hasErrorCode(f.struct, version))),
   );
   byVersion.set(version, result);
   return result;

@@ -1,6 +1,7 @@
 // The control plane over HTTP: a small JSON API on 127.0.0.1:<adminPort> (opt-in, `--admin-port`),
-// plus server-sent events for group events. Every route calls one ControlPlane method; errors come
-// back as `{"error": "..."}` with the ControlError's status (4xx), unknown routes as 404.
+// plus server-sent events (group events, strict-clients findings, transaction events). Every route
+// calls one ControlPlane method; errors come back as `{"error": "..."}` with the ControlError's
+// status (4xx), unknown routes as 404.
 //
 // It listens on the loopback interface only. Browsers are kept out: a request whose Host is not a
 // loopback name (DNS rebinding) or that carries a foreign Origin (a web page) is refused with 403.
@@ -11,6 +12,7 @@ import { ControlError, badRequest, notFound } from './errors.js';
 // Bodies are JSON nobody has checked yet: handed on as the actions' input types, which the
 // control plane validates at run time.
 import type { ConnectionFilter, ControlPlane, ErrorInjectionInput, LatencyInput, PoliciesInput, StaticMembershipOptions } from './model.js';
+import { transactionalIdArg } from './transactions.js';
 import { objectBody, onlyFields } from './validate.js';
 
 /** Largest request body accepted. */
@@ -94,6 +96,9 @@ export function adminRoutes(control: ControlPlane): Route[] {
       noFields(body, 'body');
       return control.resetStrictClients();
     }),
+    r('GET', '/transactions', () => control.transactions.list()),
+    // GET /transactions/events (the stream) is served before these routes: see handle().
+    r('GET', '/transactions/:id', ({ params }) => control.transactions.get(params[0])),
     r('GET', '/connections', () => control.connections()),
     r('POST', '/connections/drop', ({ body }) => control.dropConnections(body as ConnectionFilter)),
   ];
@@ -160,6 +165,10 @@ async function handle(
     if (req.method === 'GET' && params.length === 2 && params[0] === 'strict-clients' && params[1] === 'events') {
       for (const k of url.searchParams.keys()) throw badRequest(`unknown query parameter "${k}" (none allowed)`);
       return openStream(streams, req, res, (send) => control.subscribeStrictClients((f) => send(f.kind, f)));
+    }
+    // The raw segment: `/transactions/%65vents` reads the transactional id "events" instead.
+    if (req.method === 'GET' && segments.length === 2 && segments[0] === 'transactions' && segments[1] === 'events') {
+      return streamTxnEvents(control, streams, req, res, url.searchParams);
     }
     const matches = routes.filter((r) => matchPath(r.path, params) !== undefined);
     if (matches.length === 0) throw notFound(`no route ${req.method} ${url.pathname}`);
@@ -267,8 +276,26 @@ function streamEvents(
 }
 
 /**
+ * `GET /transactions/events[?transactionalId=ID]`: server-sent events, one per transaction event
+ * (`event:` its type: txn-state-changed, txn-timed-out, txn-id-expired; `data:` the event as JSON).
+ */
+function streamTxnEvents(
+  control: ControlPlane,
+  streams: Set<ServerResponse>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+): void {
+  for (const k of query.keys()) if (k !== 'transactionalId') throw badRequest(`unknown query parameter "${k}" (allowed: transactionalId)`);
+  const id = query.get('transactionalId');
+  const only = id === null ? undefined : transactionalIdArg(id);
+  openStream(streams, req, res, (send) => control.transactions.subscribe((e) => send(e.type, e), only));
+}
+
+/**
  * An SSE stream of what `subscribe` hands to `send` (`event:` a type, `data:` JSON): group events
- * (`GET /events`) and strict-clients findings (`GET /strict-clients/events`, `event:` the kind).
+ * (`GET /events`), strict-clients findings (`GET /strict-clients/events`, `event:` the kind) and
+ * transaction events (`GET /transactions/events`).
  */
 function openStream(
   streams: Set<ServerResponse>,

@@ -14,6 +14,7 @@ export type {
   SubscriptionView,
   TopicView,
 } from './model.js';
+export { TransactionsControl, type TransactionView, type TxnEventOptions } from './transactions.js';
 export { ControlError } from './errors.js';
 export { FaultInjector, type FaultsView } from './faults.js';
 export { buildErrorResponse } from './error-response.js';

@@ -10,11 +10,13 @@
 //          inject errors and latency per API key; drop connections
 //   watch  group events, as an async iterator or a subscription (the HTTP door streams them as SSE)
 //   strict strict-clients mode on or off, its findings (counts, first examples), a subscription
+//   txn    transactional ids and their events (transactions.ts, `control.transactions`)
 //
 // Every input is validated here (ControlError with a 4xx status and a message). Group changes go
 // through the coordinator's own operations only, so the control plane cannot leave a group in a
 // state the coordinator could not reach by itself.
 import { ClockControl } from './clock.js';
+import { TransactionsControl } from './transactions.js';
 import { decodeConsumerProtocolAssignment, decodeConsumerProtocolSubscription, errorName } from '../../codec/index.js';
 import type { Broker } from '../broker.js';
 import type { ClassicGroup, GroupEvent } from '../group/index.js';
@@ -212,6 +214,8 @@ export class ControlPlane {
   readonly faults: FaultInjector;
   /** The broker's clock: read, advance, run until idle, switch mode (clock.ts). */
   readonly clock: ClockControl;
+  /** The transaction coordinator's transactional ids and events (transactions.ts). */
+  readonly transactions: TransactionsControl;
   /** Groups given their own policies through the control plane (they may not exist yet). */
   private readonly groupsWithPolicies = new Set<string>();
 
@@ -224,6 +228,7 @@ export class ControlPlane {
     );
     broker.hooks.interceptor = this.faults;
     this.clock = new ClockControl(broker.clock, broker.log);
+    this.transactions = new TransactionsControl(broker);
   }
 
   // ==============================================================================================

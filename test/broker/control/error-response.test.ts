@@ -141,6 +141,47 @@ describe('error responses per API', () => {
     expect(res.topics[0]!.partitions).toEqual([expect.objectContaining({ partitionIndex: 2, errorCode: E })]);
   });
 
+  it('transaction APIs: as Kafka 3.9\'s getErrorResponse builds them', () => {
+    // InitProducerId: no producer id or epoch.
+    expect(errorResponse(22, 5, { transactionalId: 't', transactionTimeoutMs: 60_000, producerId: 7n, producerEpoch: 3 }, 51)).toEqual({
+      throttleTimeMs: 0, errorCode: 51, producerId: -1n, producerEpoch: -1,
+    });
+    // AddPartitionsToTxn v0-3 (clients): every requested partition, with PartitionErrorCode...
+    const v3 = { v3AndBelowTransactionalId: 't', v3AndBelowProducerId: 7n, v3AndBelowProducerEpoch: 3, v3AndBelowTopics: [{ name: 'a', partitions: [0, 2] }, { name: 'b', partitions: [1] }] };
+    for (const v of [0, 3]) {
+      const res = errorResponse(24, v, v3, 51);
+      expect(res.resultsByTopicV3AndBelow.map((t) => [t.name, t.resultsByPartition.map((p) => [p.partitionIndex, p.partitionErrorCode])])).toEqual([
+        ['a', [[0, 51], [2, 51]]],
+        ['b', [[1, 51]]],
+      ]);
+    }
+    // ...v4+ (brokers' batches): only the top-level error, no per-transaction results.
+    const batch = { transactions: [{ transactionalId: 't', producerId: 7n, producerEpoch: 3, verifyOnly: true, topics: [{ name: 'a', partitions: [0] }] }] };
+    expect(errorResponse(24, 5, batch, 51)).toEqual({ throttleTimeMs: 0, errorCode: 51, resultsByTransaction: [], resultsByTopicV3AndBelow: [] });
+    // AddOffsetsToTxn, EndTxn: the top-level error.
+    expect(errorResponse(25, 4, { transactionalId: 't', producerId: 7n, producerEpoch: 3, groupId: 'g' }, 51)).toEqual({ throttleTimeMs: 0, errorCode: 51 });
+    expect(errorResponse(26, 4, { transactionalId: 't', producerId: 7n, producerEpoch: 3, committed: true }, 51)).toEqual({ throttleTimeMs: 0, errorCode: 51 });
+    // WriteTxnMarkers: per marker (its producer id copied), topic and partition.
+    const markers = errorResponse(27, 1, { markers: [{ producerId: 7n, producerEpoch: 3, transactionResult: true, topics: [{ name: 'a', partitionIndexes: [0, 1] }], coordinatorEpoch: 0 }] });
+    expect(markers).toEqual({ markers: [{ producerId: 7n, topics: [{ name: 'a', partitions: [{ partitionIndex: 0, errorCode: E }, { partitionIndex: 1, errorCode: E }] }] }] });
+    // TxnOffsetCommit: per topic and partition.
+    const toc = errorResponse(28, 4, { transactionalId: 't', groupId: 'g', producerId: 7n, producerEpoch: 3, topics: [{ name: 'a', partitions: [{ partitionIndex: 3, committedOffset: 10n, committedLeaderEpoch: -1, committedMetadata: null }] }] }, 16);
+    expect(toc).toEqual({ throttleTimeMs: 0, topics: [{ name: 'a', partitions: [{ partitionIndex: 3, errorCode: 16 }] }] });
+    // DescribeTransactions: one state per id, with only the id and the error (producer id/epoch 0).
+    const dt = errorResponse(65, 0, { transactionalIds: ['t', 'u'] }, 15);
+    expect(dt.transactionStates.map((s) => [s.transactionalId, s.errorCode, s.producerId, s.producerEpoch, s.transactionState])).toEqual([
+      ['t', 15, 0n, 0, ''],
+      ['u', 15, 0n, 0, ''],
+    ]);
+    // ListTransactions: the top-level error, nothing listed.
+    expect(errorResponse(66, 1, { stateFilters: ['Ongoing'], producerIdFilters: [7n], durationFilter: -1n }, 15)).toEqual({
+      throttleTimeMs: 0, errorCode: 15, unknownStateFilters: [], transactionStates: [],
+    });
+    // DescribeProducers: per partition.
+    const dp = errorResponse(61, 0, { topics: [{ name: 'a', partitionIndexes: [0, 1] }] }, 15);
+    expect(dp.topics[0]!.partitions.map((p) => [p.partitionIndex, p.errorCode, p.activeProducers])).toEqual([[0, 15, []], [1, 15, []]]);
+  });
+
   it('every API at every version: an encodable response whose error codes all carry the code', () => {
     for (const api of Object.values(APIS)) {
       for (let v = api.minVersion; v <= api.maxVersion; v++) {
@@ -173,14 +214,19 @@ const REQUESTS: Record<number, object> = {
   37: { topics: [{ name: 't', count: 2, assignments: null }] },
   42: { groupsNames: ['g'] },
   47: { groupId: 'g', topics: [{ name: 't', partitions: [{ partitionIndex: 0 }] }] },
+  24: { v3AndBelowTopics: [{ name: 't', partitions: [0] }], transactions: [{ transactionalId: 'x', producerId: 1n, producerEpoch: 0, verifyOnly: false, topics: [{ name: 't', partitions: [0] }] }] },
+  27: { markers: [{ producerId: 1n, producerEpoch: 0, transactionResult: true, topics: [{ name: 't', partitionIndexes: [0] }], coordinatorEpoch: 0 }] },
+  28: { transactionalId: 'x', groupId: 'g', topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 0n, committedMetadata: null }] }] },
+  61: { topics: [{ name: 't', partitionIndexes: [0] }] },
+  65: { transactionalIds: ['x'] },
 };
 
-/** Values of every `errorCode` field on the wire at `version`, at any depth. */
+/** Values of every error code field (`errorCode`, AddPartitionsToTxn's `partitionErrorCode`) on the wire at `version`, at any depth. */
 function collectErrorCodes(schema: StructSchema, version: number, value: unknown, out: number[] = []): number[] {
   const o = value as Record<string, unknown>;
   for (const f of schema.fields) {
     if (!inRange(version, f.versions)) continue;
-    if (f.name === 'errorCode') out.push(o[f.name] as number);
+    if (f.name === 'errorCode' || f.name === 'partitionErrorCode') out.push(o[f.name] as number);
     else if (f.struct) for (const x of f.array ? (o[f.name] as unknown[]) : [o[f.name]]) collectErrorCodes(f.struct, version, x, out);
   }
   return out;

@@ -1,6 +1,11 @@
 // Helpers for the control-plane tests: consumer-protocol groups joined over the wire with frames
-// built by kmock's codec (static members need no MEMBER_ID_REQUIRED round trip), and produce.
+// built by kmock's codec (static members need no MEMBER_ID_REQUIRED round trip), produce, and a
+// transactional producer's coordinator requests (InitProducerId, AddPartitionsToTxn, EndTxn).
 import {
+  createAddPartitionsToTxnRequest,
+  createCreateTopicsRequest,
+  createEndTxnRequest,
+  createInitProducerIdRequest,
   createJoinGroupRequest,
   createMetadataRequest,
   createProduceRequest,
@@ -103,4 +108,45 @@ export async function produce(client: RawClient, topic: string, partition: numbe
     createProduceRequest({ acks: -1, timeoutMs: 30_000, topicData: [{ name: topic, partitionData: [{ index: partition, records }] }] }),
   );
   return res.responses[0]!.partitionResponses[0]!.errorCode;
+}
+
+/** Creates a topic with CreateTopics v7; returns its error code (0, or 36 TOPIC_ALREADY_EXISTS). */
+export async function createTopic(client: RawClient, name: string, numPartitions = 1): Promise<number> {
+  const res = await client.request(19, 7, createCreateTopicsRequest({ topics: [{ name, numPartitions, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 5000 }));
+  return res.topics[0]!.errorCode;
+}
+
+export interface TxnProducer {
+  client: RawClient;
+  transactionalId: string;
+  producerId: bigint;
+  producerEpoch: number;
+}
+
+/** InitProducerId v4 for a transactional id (a new producer id, or the epoch bumped). */
+export async function initTransactions(client: RawClient, transactionalId: string, transactionTimeoutMs = 60_000): Promise<TxnProducer> {
+  const res = await client.request(22, 4, createInitProducerIdRequest({ transactionalId, transactionTimeoutMs }));
+  if (res.errorCode !== 0) throw new Error(`InitProducerId failed: ${res.errorCode}`);
+  return { client, transactionalId, producerId: res.producerId, producerEpoch: res.producerEpoch };
+}
+
+/** AddPartitionsToTxn v3 (what clients send): returns each partition's error code. */
+export async function addPartitions(p: TxnProducer, topic: string, partitions: number[]): Promise<number[]> {
+  const res = await p.client.request(
+    24,
+    3,
+    createAddPartitionsToTxnRequest({
+      v3AndBelowTransactionalId: p.transactionalId,
+      v3AndBelowProducerId: p.producerId,
+      v3AndBelowProducerEpoch: p.producerEpoch,
+      v3AndBelowTopics: [{ name: topic, partitions }],
+    }),
+  );
+  return res.resultsByTopicV3AndBelow.flatMap((t) => t.resultsByPartition.map((r) => r.partitionErrorCode));
+}
+
+/** EndTxn v3: commit or abort; returns the error code. */
+export async function endTransaction(p: TxnProducer, commit: boolean): Promise<number> {
+  const res = await p.client.request(26, 3, createEndTxnRequest({ transactionalId: p.transactionalId, producerId: p.producerId, producerEpoch: p.producerEpoch, committed: commit }));
+  return res.errorCode;
 }
