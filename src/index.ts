@@ -51,3 +51,7 @@ export {
 // `policies=` line), for a test that keeps its policies as text: parsePolicies(text) is the
 // PolicyUpdate `startKmock({ policies })` takes; formatPolicies(config) the text again.
 export { formatPolicies, parsePolicies, PolicyError } from './broker/group/policies/config.js';
+// Transactions in the control plane (`kmock.control.transactions`) and their events.
+export type { TransactionsControl, TransactionView, TxnEventOptions } from './broker/control/transactions.js';
+export type { TxnEvent } from './broker/txn/events.js';
+export type { TxnState } from './broker/txn/metadata.js';

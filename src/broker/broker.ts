@@ -21,7 +21,7 @@ import { ClientFindings } from './strict/findings.js';
 import { TransactionCoordinator } from './txn/coordinator.js';
 import type { TxnEvent } from './txn/events.js';
 import { logMarkerWriter } from './txn/log-markers.js';
-import { internalPartitionFor } from './internal-topics.js';
+import { OFFSETS_TOPIC } from './internal-topics.js';
 
 export interface BrokerStats {
   connectionsOpened: number;
@@ -80,6 +80,13 @@ export class Broker implements ConnectionDeps {
       groupInitialRebalanceDelayMs: config.groupInitialRebalanceDelayMs,
       offsetsRetentionMs: config.offsetsRetentionMinutes * 60_000,
       policies: config.policies,
+      // KIP-890 part 1: a TxnOffsetCommit is stored only if AddOffsetsToTxn put the group's
+      // __consumer_offsets partition in the transaction (ReplicaManager's verification; the raw
+      // coordinator answer, which the group side maps as AddPartitionsToTxnManager does).
+      verifyOffsetsPartition: (transactionalId, producerId, producerEpoch, partition) =>
+        !this.config.transactionPartitionVerificationEnable
+          ? 0
+          : (this.transactions.verifyPartitionsInTransaction(transactionalId, producerId, producerEpoch, [{ topic: OFFSETS_TOPIC, partition }])[0]?.errorCode ?? 0),
       onEvent: (e) => this.onGroupEvent(e),
     });
     // A deleted topic's committed offsets go from every group, as Kafka's metadata publisher has
@@ -97,7 +104,7 @@ export class Broker implements ConnectionDeps {
       clock: this.clock,
       timers: this.clock,
       producerIds: this.producerIds,
-      offsetsPartitionFor: (groupId) => internalPartitionFor(groupId),
+      offsetsPartitionFor: (groupId) => this.groups.partitionFor(groupId),
       markers: logMarkerWriter({ topics: this.topics, groups: this.groups, fetchWaiters: this.fetchWaiters, clock: this.clock, log: this.log }),
       onEvent: (e) => this.onTxnEvent(e),
     });

@@ -206,6 +206,15 @@ export function resolveConfig(overrides: Partial<BrokerConfig> = {}): BrokerConf
   }
   if (c.numPartitions < 1) throw new ConfigError('num.partitions must be at least 1');
   if (c.socketRequestMaxBytes < 1024) throw new ConfigError('socket.request.max.bytes must be at least 1024');
+  // Kafka's ConfigDef: atLeast(1) for each transaction coordinator setting.
+  for (const [name, value] of [
+    ['transaction.max.timeout.ms', c.transactionMaxTimeoutMs],
+    ['transactional.id.expiration.ms', c.transactionalIdExpirationMs],
+    ['transaction.abort.timed.out.transaction.cleanup.interval.ms', c.transactionAbortTimedOutTransactionCleanupIntervalMs],
+    ['transaction.remove.expired.transaction.cleanup.interval.ms', c.transactionRemoveExpiredTransactionCleanupIntervalMs],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be an integer of at least 1, got ${value}`);
+  }
   try {
     c.policies = validatePolicyUpdate(c.policies);
   } catch (e) {

@@ -1,7 +1,7 @@
 // Kafka's internal topics as far as kmock's coordinators need them: their names, their partition
-// counts, which partition a group id or transactional id belongs to, and their creation on the
-// first coordinator lookup (KafkaApis.getCoordinator: the topic is created and the lookup answers
-// COORDINATOR_NOT_AVAILABLE; the client retries and finds the coordinator).
+// counts and their creation on the first coordinator lookup (KafkaApis.getCoordinator: the topic
+// is created and the lookup answers COORDINATOR_NOT_AVAILABLE; the client retries and finds the
+// coordinator).
 import type { BrokerServices } from './services.js';
 
 /** Topic.GROUP_METADATA_TOPIC_NAME. */
@@ -23,17 +23,6 @@ const CONFIGS: Record<string, ReadonlyArray<[string, string]>> = {
     ['segment.bytes', '104857600'],
   ],
 };
-
-/**
- * GroupCoordinator.partitionFor / TransactionStateManager.partitionFor:
- * Utils.abs(key.hashCode) % partitions, with Java's String.hashCode over UTF-16 code units and
- * Utils.abs as `n & 0x7fffffff`.
- */
-export function internalPartitionFor(key: string, partitions = INTERNAL_TOPIC_PARTITIONS): number {
-  let h = 0;
-  for (let i = 0; i < key.length; i++) h = (Math.imul(31, h) + key.charCodeAt(i)) | 0;
-  return (h & 0x7fffffff) % partitions;
-}
 
 /** True when the topic exists; else creates it (with Kafka's configs) and answers false. */
 export function ensureInternalTopic(b: Pick<BrokerServices, 'topics' | 'log'>, topic: typeof OFFSETS_TOPIC | typeof TRANSACTION_STATE_TOPIC): boolean {
