@@ -15,6 +15,16 @@
 //
 // Records are the log's stored Buffers, passed to the response writer as an array: the same
 // objects, never copied (v4+). Like Kafka's file slice, the last one may be cut at the size limit.
+//
+// Isolation (FetchIsolation.of): a consumer's read_committed (v4+ isolation_level 1) reads stop at
+// the last stable offset (TXN_COMMITTED: whole batches below the first unstable one) and carry the
+// aborted transactions of the range read (PartitionLog.read: LocalLog.addAbortedTransactions; an
+// empty list when nothing was read from the segment, null when ReplicaManager dropped the read:
+// checkFetchDataInfo's incomplete first batch, a diverging epoch, errors); read_uncommitted reads
+// stop at the high watermark with null aborted transactions. Every read answers the log's real last
+// stable offset (LogReadInfo.lastStableOffset, taken before the read). A long poll waits for the
+// offset its isolation reads up to (DelayedFetch: the LSO for read_committed), so a read_committed
+// one wakes when a marker moves the LSO (markers notify the waiters like appends do).
 import { type FetchResponse, ErrorCode, ZERO_UUID } from '../../codec/index.js';
 import type { BrokerServices } from '../services.js';
 import { downConvert } from '../log/down-convert.js';
@@ -189,9 +199,10 @@ function tryComplete(b: BrokerServices, params: Params, parts: PartitionRequest[
     if (startPosition < 0) continue; // UNKNOWN_OFFSET_METADATA
     const log = b.topics.get(p.topic!)?.partitions[p.partition];
     if (log === undefined) return true; // the topic is gone
-    const end = log.highWatermark;
+    // The offset this isolation reads up to, and its position (the batch holding it; the end position at the end).
+    const end = params.readCommitted && params.replicaId < 0 ? log.lastStableOffset : log.highWatermark;
     if (p.fetchOffset > end) return true;
-    if (p.fetchOffset < end) accumulated += Math.min(log.endPosition - startPosition, p.maxBytes);
+    if (p.fetchOffset < end) accumulated += Math.min(log.positionOf(end) - startPosition, p.maxBytes);
     if (p.lastFetchedEpoch >= 0 && (p.lastFetchedEpoch > LEADER_EPOCH || end < p.fetchOffset)) return true;
   }
   return accumulated >= params.minBytes;
@@ -226,27 +237,31 @@ function read(b: BrokerServices, params: Params, p: PartitionRequest, limitBytes
     return readError(p, p.currentLeaderEpoch >= 0 ? ErrorCode.UNKNOWN_LEADER_EPOCH : ErrorCode.NOT_LEADER_OR_FOLLOWER);
   }
   const highWatermark = BigInt(log.highWatermark);
+  const lastStableOffset = BigInt(log.lastStableOffset);
   const logStartOffset = BigInt(log.logStartOffset);
   if (p.lastFetchedEpoch >= 0) {
     // Partition.readRecords: the epoch cache holds epoch 0 from offset 0 to the log end.
     if (p.lastFetchedEpoch > LEADER_EPOCH) return readError(p, ErrorCode.OFFSET_OUT_OF_RANGE);
     if (p.fetchOffset < log.logStartOffset) return readError(p, ErrorCode.OFFSET_OUT_OF_RANGE);
     if (log.logEndOffset < p.fetchOffset) {
-      const data = partitionData(p.partition, highWatermark, logStartOffset, NO_BUFFERS, params.readCommitted ? [] : null);
+      // Partition.readRecords: FetchDataInfo.empty, no aborted transactions
+      const data = partitionData(p.partition, highWatermark, lastStableOffset, logStartOffset, NO_BUFFERS, null);
       data.divergingEpoch = { epoch: LEADER_EPOCH, endOffset: BigInt(log.logEndOffset) };
       return { data, startPosition: log.positionOf(p.fetchOffset), bytes: 0, error: false, diverging: true };
     }
   }
-  const r = log.read(p.fetchOffset, Math.min(p.maxBytes, limitBytes), minOneMessage);
+  // FetchIsolation.of: TXN_COMMITTED for a consumer (replica id < 0) reading committed
+  const readCommitted = params.readCommitted && params.replicaId < 0;
+  const r = log.read(p.fetchOffset, Math.min(p.maxBytes, limitBytes), minOneMessage, readCommitted);
   if (r.errorCode !== 0) return readError(p, r.errorCode);
   // checkFetchDataInfo: without a hard limit (v3+) an incomplete first batch becomes an empty
   // answer; v0-v2 keep the cut batch (which down-conversion then drops).
   if (r.firstEntryIncomplete && params.version > 2) {
-    return { data: partitionData(p.partition, highWatermark, logStartOffset, NO_BUFFERS, null), startPosition: r.startPosition, bytes: 0, error: false, diverging: false };
+    return { data: partitionData(p.partition, highWatermark, lastStableOffset, logStartOffset, NO_BUFFERS, null), startPosition: r.startPosition, bytes: 0, error: false, diverging: false };
   }
-  const aborted = params.readCommitted && params.replicaId < 0 ? [] : null;
+  const aborted = r.abortedTransactions === null ? null : r.abortedTransactions.map((t) => ({ producerId: t.producerId, firstOffset: BigInt(t.firstOffset) }));
   return {
-    data: partitionData(p.partition, highWatermark, logStartOffset, r.records, aborted),
+    data: partitionData(p.partition, highWatermark, lastStableOffset, logStartOffset, r.records, aborted),
     startPosition: r.startPosition,
     bytes: r.bytes,
     error: false,
@@ -257,6 +272,7 @@ function read(b: BrokerServices, params: Params, p: PartitionRequest, limitBytes
 function partitionData(
   partition: number,
   highWatermark: bigint,
+  lastStableOffset: bigint,
   logStartOffset: bigint,
   records: Buffer[],
   abortedTransactions: FetchResponse.PartitionData['abortedTransactions'],
@@ -265,8 +281,7 @@ function partitionData(
     partitionIndex: partition,
     errorCode: 0,
     highWatermark,
-    // No transactions: the last stable offset is the high watermark.
-    lastStableOffset: highWatermark,
+    lastStableOffset,
     logStartOffset,
     divergingEpoch: { epoch: -1, endOffset: -1n },
     currentLeader: { leaderId: -1, leaderEpoch: -1 },
@@ -279,17 +294,15 @@ function partitionData(
 
 /** ReplicaManager.createLogReadResult(e): offsets unknown, empty records. */
 function readError(p: PartitionRequest, errorCode: number): ReadOutcome {
-  const data = partitionData(p.partition, -1n, -1n, NO_BUFFERS, null);
+  const data = partitionData(p.partition, -1n, -1n, -1n, NO_BUFFERS, null);
   data.errorCode = errorCode;
-  data.lastStableOffset = -1n;
   return { data, startPosition: -1, bytes: 0, error: true, diverging: false };
 }
 
 /** FetchResponse.partitionResponse: for partitions KafkaApis answers without reading. */
 function partitionError(partition: number, errorCode: number): FetchResponse.PartitionData {
-  const data = partitionData(partition, -1n, -1n, NO_BUFFERS, []);
+  const data = partitionData(partition, -1n, -1n, -1n, NO_BUFFERS, []);
   data.errorCode = errorCode;
-  data.lastStableOffset = -1n;
   // Kafka answers these with MemoryRecords.EMPTY, not null (conformance run vs 3.9.1); null also
   // derails kafkajs's message-set decoder.
   return data;

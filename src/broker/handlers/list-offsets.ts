@@ -5,12 +5,19 @@
 // the segment table: the log start offset stamped with the segment's mtime and, once the log
 // holds data, the log end offset stamped now; up to max_num_offsets of those at or before the
 // timestamp, newest first. Timestamps below -2 are UNSUPPORTED_VERSION.
-// v1+: -1 latest (high watermark = last stable offset = log end offset here), -2 earliest (log
-// start offset), -3 max timestamp (v7+), -4 earliest local (v8+, = earliest without tiered
-// storage), -5 latest tiered (v9+, -1 without tiered storage); other negative values and values
-// before their version are UNSUPPORTED_VERSION; a timestamp finds the first record at or after
-// the log start offset whose timestamp is >= it, else -1/-1 with no error. A partition named twice
-// gets INVALID_REQUEST for each occurrence.
+// v1+: -1 latest, -2 earliest (log start offset), -3 max timestamp (v7+), -4 earliest local (v8+,
+// = earliest without tiered storage), -5 latest tiered (v9+, -1 without tiered storage); other
+// negative values and values before their version are UNSUPPORTED_VERSION; a timestamp finds the
+// first record at or after the log start offset whose timestamp is >= it, else -1/-1 with no
+// error. A partition named twice gets INVALID_REQUEST for each occurrence.
+//
+// Isolation (Partition.fetchOffsetForTimestamp's lastFetchableOffset): a consumer's request
+// (replica id -1) reads up to the last stable offset under read_committed (isolation_level 1,
+// v2+) and up to the high watermark under read_uncommitted; any other replica id (a follower, or
+// -2 for debugging) up to the log end offset. "Latest" answers that offset; every lookup other than
+// latest and earliest (timestamps, max timestamp, latest tiered) is dropped (-1/-1, no error) when
+// the offset it finds is not below it. Markers are records of the log like any other here: the
+// segment's timestamp search and max timestamp include them, as Kafka's do.
 import { type ListOffsetsResponse, ErrorCode } from '../../codec/index.js';
 import { LEADER_EPOCH, type PartitionLog, type TimestampAndOffset } from '../log/partition-log.js';
 import { defineHandler } from './types.js';
@@ -76,7 +83,7 @@ export const listOffsetsHandler = defineHandler({
           if (p.currentLeaderEpoch < LEADER_EPOCH) return failure(p.partitionIndex, ErrorCode.FENCED_LEADER_EPOCH);
           if (p.currentLeaderEpoch > LEADER_EPOCH) return failure(p.partitionIndex, ErrorCode.UNKNOWN_LEADER_EPOCH);
         }
-        const found = lookup(log, ts);
+        const found = lookup(log, ts, lastFetchableOffset(log, req.replicaId, req.isolationLevel));
         if (found === null) return failure(p.partitionIndex, 0);
         return {
           partitionIndex: p.partitionIndex,
@@ -93,22 +100,36 @@ export const listOffsetsHandler = defineHandler({
   },
 });
 
+/** ListOffsetsRequest.CONSUMER_REPLICA_ID. */
+const CONSUMER_REPLICA_ID = -1;
+const READ_COMMITTED = 1;
+
+/** KafkaApis (isolation level only for consumers) and Partition.fetchOffsetForTimestamp's lastFetchableOffset. */
+function lastFetchableOffset(log: PartitionLog, replicaId: number, isolationLevel: number): number {
+  if (replicaId !== CONSUMER_REPLICA_ID) return log.logEndOffset;
+  return isolationLevel === READ_COMMITTED ? log.lastStableOffset : log.highWatermark;
+}
+
 /** Partition.fetchOffsetForTimestamp on a leader with one replica and no tiered storage. */
-function lookup(log: PartitionLog, ts: number): TimestampAndOffset | null {
+function lookup(log: PartitionLog, ts: number, lastFetchable: number): TimestampAndOffset | null {
+  let found: TimestampAndOffset | null;
   switch (ts) {
     case LATEST:
-      // lastFetchableOffset: high watermark or last stable offset (clients), log end (replicas): all equal here.
-      return { timestamp: -1, offset: log.logEndOffset, leaderEpoch: LEADER_EPOCH };
+      return { timestamp: -1, offset: lastFetchable, leaderEpoch: LEADER_EPOCH };
     case EARLIEST:
     case EARLIEST_LOCAL:
       return { timestamp: -1, offset: log.logStartOffset, leaderEpoch: LEADER_EPOCH };
     case LATEST_TIERED:
-      return { timestamp: -1, offset: -1, leaderEpoch: -1 };
+      found = { timestamp: -1, offset: -1, leaderEpoch: -1 };
+      break;
     case MAX_TIMESTAMP:
-      return log.maxTimestampOffset();
+      found = log.maxTimestampOffset();
+      break;
     default:
-      return log.offsetForTimestamp(ts);
+      found = log.offsetForTimestamp(ts);
   }
+  // getOffsetByTimestamp.filter(_.offset < lastFetchableOffset)
+  return found !== null && found.offset < lastFetchable ? found : null;
 }
 
 function v0(partitionIndex: number, errorCode: number, offsets: bigint[]): ListOffsetsResponse.PartitionResponse {

@@ -9,14 +9,20 @@
 // Order of checks, Kafka's:
 // 1. the whole request: the first batch of each partition is framed (CORRUPT_MESSAGE for a bad
 //    size or magic) and looked at for the transactional flag (RequestUtils.hasTransactionalRecords);
-//    kmock has no transaction coordinator and answers transactional writes as a Kafka broker
-//    whose authorizer denies every transactional id: TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+//    transactional records need the request's TransactionalId (v3+): without one the authorizer
+//    check fails, TRANSACTIONAL_ID_AUTHORIZATION_FAILED for the whole request (kmock, like a
+//    broker without authorizer.class.name, allows any non-null transactional id);
 // 2. per partition: UNKNOWN_TOPIC_OR_PARTITION (no auto-creation on produce), then, v3+ only,
 //    ProduceRequest.validateRecords (exactly one magic-2 batch: INVALID_RECORD; zstd before v7:
 //    UNSUPPORTED_COMPRESSION_TYPE);
-// 3. acks outside {-1, 0, 1}: INVALID_REQUIRED_ACKS for every partition that got this far;
-// 4. the append (internal topics, min.insync.replicas, then PartitionLog.appendAsLeader: base
-//    offset, size, CRC, batch header, records, producer state; v0-v2: appendMessageSet).
+// 3. ReplicaManager.handleProduceAppend: every batch framed (scanEntries), one transactional
+//    producer at most (INVALID_PRODUCER_ID_MAPPING for the request), then KIP-890's verification
+//    of the transactional partitions with the transaction coordinator (produce-txn.ts), whose
+//    errors answer those partitions;
+// 4. acks outside {-1, 0, 1}: INVALID_REQUIRED_ACKS for every partition that got this far;
+// 5. the append (internal topics, min.insync.replicas, then PartitionLog.appendAsLeader: base
+//    offset, size, CRC, batch header, records, producer state and transactions; v0-v2:
+//    appendMessageSet).
 // acks=1 and acks=-1 answer the same with one in-sync replica; acks=0 gets no response, and a
 // request with any partition error closes the connection, as Kafka does.
 import { type ProduceRequest, type ProduceResponse, type RecordSet, ErrorCode } from '../../codec/index.js';
@@ -27,7 +33,10 @@ import { zstdReady } from '../../codec/records/zstd.js';
 import { resolveLogConfig } from '../log/log-config.js';
 import type { AppendResult } from '../log/partition-log.js';
 import type { Topic } from '../log/topics.js';
+import { NO_VERIFICATION, type TxnAppendOptions } from '../log/partition-log.js';
+import { SENTINEL_GUARD } from '../log/producer-state.js';
 import { checkAppendError, checkProduceBatches } from '../strict/batch-checks.js';
+import { scanTransactional, verifyTransactionalPartitions, type Verification } from './produce-txn.js';
 import { closeRequestConnection, defineHandler, NO_RESPONSE, type RequestContext } from './types.js';
 
 /** AdminUtils.ADMIN_CLIENT_ID: the only client allowed to write to internal topics. */
@@ -207,7 +216,9 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
   const v = ctx.apiVersion;
   const b = ctx.services;
 
-  // 1. RequestUtils.hasTransactionalRecords over the first batch of every partition.
+  // 1. RequestUtils.hasTransactionalRecords over the first batch of every partition; then
+  // authorize(WRITE, TRANSACTIONAL_ID): with no authorizer only a null transactional id fails.
+  let hasTransactionalRecords = false;
   for (const t of req.topicData) {
     for (const p of t.partitionData) {
       const records = asBuffer(p.records);
@@ -216,13 +227,13 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
       if (e.kind === 'corrupt') return wholeRequestError(ctx, req, ErrorCode.CORRUPT_MESSAGE, e.message);
       if (e.kind === 'entry' && e.magic === 2) {
         if (e.size < ATTRIBUTES_OFFSET + 2) return wholeRequestError(ctx, req, ErrorCode.UNKNOWN_SERVER_ERROR, null);
-        if ((records.readInt16BE(ATTRIBUTES_OFFSET) & TRANSACTIONAL_FLAG_MASK) !== 0) {
-          // Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.exception carries the error's default text: no message.
-          return wholeRequestError(ctx, req, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null);
-        }
+        if ((records.readInt16BE(ATTRIBUTES_OFFSET) & TRANSACTIONAL_FLAG_MASK) !== 0) hasTransactionalRecords = true;
       }
     }
   }
+  // Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.exception carries the error's default text: no message.
+  const transactionalId = v >= 3 ? req.transactionalId : null;
+  if (hasTransactionalRecords && transactionalId === null) return wholeRequestError(ctx, req, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null);
 
   // 2. Per partition: existence, then ProduceRequest.validateRecords.
   const order = new Map<string, [string, number]>();
@@ -281,13 +292,25 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
       const problem = scanEntries(t.batch);
       if (problem !== null) return wholeRequestError(ctx, req, ErrorCode[problem.error], problem.message);
     }
+    // 3. transactional batches: one producer, then the coordinator's verification (produce-txn.ts)
+    const now = b.clock.now();
+    const scan = scanTransactional(txnTargets(targets));
+    if (scan.kind === 'error') return wholeRequestError(ctx, req, scan.errorCode, scan.message);
+    let verification: Verification | null = null;
+    if (scan.kind === 'transactional' && transactionalId !== null) {
+      verification = verifyTransactionalPartitions(ctx, transactionalId, scan, now);
+      for (const [key, f] of verification.failures) {
+        results.set(key, status(f.errorCode, f.errorMessage));
+        targets.delete(key);
+      }
+    }
     const acks = req.acks;
     if (acks !== -1 && acks !== 0 && acks !== 1) {
       for (const key of targets.keys()) results.set(key, status(ErrorCode.INVALID_REQUIRED_ACKS));
     } else {
-      // 4. ReplicaManager.appendToLocalLog
-      const now = b.clock.now();
+      // 5. ReplicaManager.appendToLocalLog
       const internalAllowed = ctx.header.clientId === ADMIN_CLIENT_ID;
+      const verificationEnabled = b.config.transactionPartitionVerificationEnable;
       for (const [key, t] of targets) {
         if (t.topic.isInternal && !internalAllowed) {
           results.set(key, status(ErrorCode.INVALID_TOPIC_EXCEPTION));
@@ -300,7 +323,8 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
           results.set(key, { ...status(ErrorCode.NOT_ENOUGH_REPLICAS), logStartOffset: log.logStartOffset });
           continue;
         }
-        const r = v < 3 ? log.appendMessageSet(t.batch!, config, now) : log.appendAsLeader(t.batch!, config, now);
+        const txn = appendOptions(verificationEnabled, verification?.guards.get(key) ?? SENTINEL_GUARD);
+        const r = v < 3 ? log.appendMessageSet(t.batch!, config, now, txn) : log.appendAsLeader(t.batch!, config, now, txn);
         if (r.errorCode !== 0) {
           b.log.debug({ topic: t.topic.name, partition: t.partition, error: r.errorCode, reason: r.reason }, 'produce failed');
           checkAppendError(ctx, t.topic.name, t.partition, r.errorCode, r.reason);
@@ -323,6 +347,16 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
     return NO_RESPONSE;
   }
   return buildResponse(order, results);
+}
+
+function* txnTargets(targets: Map<string, Target>) {
+  for (const [key, t] of targets) {
+    if (t.batch !== null) yield { key, topic: t.topic.name, partition: t.partition, log: t.topic.partitions[t.partition], records: t.batch };
+  }
+}
+
+function appendOptions(verificationEnabled: boolean, guard: number): TxnAppendOptions {
+  return verificationEnabled && guard === SENTINEL_GUARD ? NO_VERIFICATION : { verificationEnabled, guard };
 }
 
 function buildResponse(order: Map<string, [string, number]>, results: Map<string, PartitionStatus>): ProduceResponse {

@@ -4,7 +4,9 @@
 // partition's read in LazyDownConversionRecords.
 //
 // Per batch, RecordsUtil.downConvert / convertRecordBatch:
-// - control batches are dropped; a zstd batch cannot be converted (UnsupportedCompressionType);
+// - control batches (transaction markers) are dropped, before the zstd check; a zstd batch cannot
+//   be converted (UnsupportedCompressionType); transactional data batches convert like any other
+//   (Fetch v0-v3 has no isolation level: aborted records reach those consumers, as in Kafka);
 // - an uncompressed batch becomes one message per record, and records below the fetch offset are
 //   dropped (a fetch may start inside a batch); a compressed batch becomes one wrapper message
 //   holding all its records, recompressed with the same codec (magic-1 inner offsets relative to
@@ -83,9 +85,10 @@ export function downConvert(read: readonly Buffer[], bytes: number, toMagic: 0 |
     remaining -= n;
   };
   if (first !== null) emit(first);
-  // The send's iterator skips exactly one batch for the cached first conversion (Kafka's own
-  // behaviour; only different from "the batch it came from" when leading control batches were
-  // dropped, and kmock's log never holds control batches).
+  // The send's iterator skips exactly one batch for the cached first conversion, whichever batch
+  // gave it (LazyDownConversionRecords.Iterator's constructor calls batchIterator.next() once).
+  // When the read starts with transaction markers (dropped: no legacy form), the batch that gave
+  // the first conversion is converted and sent a second time, as Kafka sends it.
   let next = first !== null ? 1 : whole.length;
   let failed = false;
   while (remaining > 0) {

@@ -3,6 +3,7 @@
 // change of the overrides (the append path asks for them on every Produce request).
 import { NO_TIMESTAMP_BOUND, type BatchValidationConfig } from '../../codec/records/validate.js';
 import { targetCodecOf } from './recompress.js';
+import { DEFAULT_INDEX_INTERVAL_BYTES } from './txn-index.js';
 
 /** LogConfig.DEFAULT_MAX_MESSAGE_BYTES (1 MiB + LOG_OVERHEAD) = broker message.max.bytes default. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 1048588;
@@ -18,6 +19,8 @@ export interface LogConfig extends BatchValidationConfig {
   minInsyncReplicas: number;
   /** compression.type as the codec id batches are stored with; null for `producer` (kept as sent). */
   compressionCodec: number | null;
+  /** index.interval.bytes: the offset index's spacing (it bounds read_committed aborted lists: txn-index.ts). */
+  indexIntervalBytes: number;
 }
 
 export const DEFAULT_LOG_CONFIG: LogConfig = {
@@ -29,6 +32,7 @@ export const DEFAULT_LOG_CONFIG: LogConfig = {
   timestampAfterMaxMs: NO_TIMESTAMP_BOUND,
   minInsyncReplicas: 1,
   compressionCodec: null,
+  indexIntervalBytes: DEFAULT_INDEX_INTERVAL_BYTES,
 };
 
 const DEFAULT_LOG_APPEND_TIME_CONFIG: LogConfig = { ...DEFAULT_LOG_CONFIG, timestampType: 'LogAppendTime' };
@@ -92,6 +96,7 @@ function deriveLogConfig(topicConfigs: ReadonlyMap<string, string>, broker: { lo
     timestampAfterMaxMs: longConfig(topicConfigs, 'message.timestamp.after.max.ms'),
     minInsyncReplicas: intConfig(topicConfigs, 'min.insync.replicas', 1),
     compressionCodec: targetCodecOf(topicConfigs.get('compression.type')),
+    indexIntervalBytes: intConfig(topicConfigs, 'index.interval.bytes', DEFAULT_INDEX_INTERVAL_BYTES),
   };
 }
 

@@ -12,6 +12,13 @@
 // Beside the buffers the log keeps, per batch, its base and last offsets, max timestamp and byte
 // position in parallel number arrays, so reads find the batch holding an offset by binary search.
 // Offsets are JavaScript numbers (exact up to 2^53); they become int64 bigints at the wire.
+//
+// Transactions: producer-state.ts keeps the producers' ongoing transactions, which give the last
+// stable offset (UnifiedLog.lastStableOffset: the first unstable offset, at least the log start
+// offset, else the high watermark); appendControlMarker writes COMMIT/ABORT markers as
+// KafkaApis.handleWriteTxnMarkersRequest has them appended (origin COORDINATOR); txn-index.ts
+// keeps the aborted transactions and the sparse offset index that bound a read_committed read's
+// aborted list (LocalLog.addAbortedTransactions).
 import {
   ATTRIBUTES_OFFSET,
   BATCH_LENGTH_OFFSET,
@@ -25,11 +32,13 @@ import {
   TIMESTAMP_TYPE_MASK,
   TRANSACTIONAL_FLAG_MASK,
 } from '../../codec/records/constants.js';
+import { encodeEndTxnMarkerBatch } from '../../codec/records/control.js';
 import { setBaseOffset, setMaxTimestamp, setPartitionLeaderEpoch } from '../../codec/records/header.js';
 import { forEachStoredRecord } from '../../codec/records/record-walk.js';
 import { reportsUnknownLogStart, validateClientBatch, type BatchRejection, type RecordError } from '../../codec/records/validate.js';
 import { DEFAULT_LOG_CONFIG, type LogConfig } from './log-config.js';
-import { firstOffsetOf, incrementSequence, ProducerStateManager } from './producer-state.js';
+import { firstOffsetOf, incrementSequence, ProducerStateManager, SENTINEL_GUARD, type VerificationGuard } from './producer-state.js';
+import { OffsetIndex, TransactionIndex, type AbortedTxn } from './txn-index.js';
 import { planMessageSetAppend } from './up-convert.js';
 import { recompressBatch } from './recompress.js';
 import { ErrorCode } from '../../codec/index.js';
@@ -71,6 +80,35 @@ export interface ReadResult {
   firstEntryIncomplete: boolean;
   /** Byte position the read started at (Kafka's LogOffsetMetadata.relativePositionInSegment). */
   startPosition: number;
+  /** read_committed reads: the aborted transactions of the range (FetchDataInfo.abortedTransactions); else null. */
+  abortedTransactions: AbortedTxn[] | null;
+}
+
+/** How a transactional batch is appended (ReplicaManager's verification guard and the broker setting). */
+export interface TxnAppendOptions {
+  /** transaction.partition.verification.enable (ProducerStateManagerConfig.transactionVerificationEnabled). */
+  verificationEnabled: boolean;
+  /** The guard PartitionLog.producers.maybeStartTransactionVerification gave, once the coordinator confirmed. */
+  guard: VerificationGuard;
+}
+
+/** Kafka's default: verification on, no guard (a transactional batch starting a transaction is refused). */
+export const NO_VERIFICATION: TxnAppendOptions = { verificationEnabled: true, guard: SENTINEL_GUARD };
+
+/** One WriteTxnMarkers entry for this partition (WritableTxnMarker). */
+export interface ControlMarker {
+  producerId: bigint;
+  producerEpoch: number;
+  coordinatorEpoch: number;
+  result: 'COMMIT' | 'ABORT';
+}
+
+export interface MarkerAppendResult {
+  errorCode: number;
+  /** The marker's offset; -1 on errors. */
+  offset: number;
+  /** Kafka's log message for a refusal. */
+  reason?: string;
 }
 
 export interface TimestampAndOffset {
@@ -81,6 +119,7 @@ export interface TimestampAndOffset {
 }
 
 const NO_RECORDS: Buffer[] = [];
+const NO_ABORTED: AbortedTxn[] = [];
 
 // ---- the log ---------------------------------------------------------------------------------------
 
@@ -96,6 +135,9 @@ export class PartitionLog {
   /** Time of the last append (the active segment's mtime). */
   lastModified: number;
   readonly producers: ProducerStateManager;
+  /** The aborted transactions (the segment's transaction index). */
+  readonly txnIndex = new TransactionIndex();
+  private readonly offsetIndex = new OffsetIndex();
   /** "topic-partition", as Kafka's messages name it. */
   private readonly tp: string;
 
@@ -131,9 +173,16 @@ export class PartitionLog {
     return this.logEndOffset;
   }
 
-  /** No transactions: the last stable offset is the high watermark. */
+  /**
+   * UnifiedLog.lastStableOffset: the first unstable offset (the oldest ongoing transaction's first
+   * offset, raised to the log start offset: maybeIncrementFirstUnstableOffset) when below the high
+   * watermark, else the high watermark.
+   */
   get lastStableOffset(): number {
-    return this.logEndOffset;
+    const first = this.producers.firstUndecidedOffset();
+    if (first < 0) return this.logEndOffset;
+    const unstable = Math.max(first, this.logStartOffset);
+    return unstable < this.highWatermark ? unstable : this.highWatermark;
   }
 
   /** Number of batches held. */
@@ -154,7 +203,7 @@ export class PartitionLog {
    * and LogValidator (validateClientBatch: base offset, size, CRC, header consistency, every record,
    * timestamps and keys), then the producer state (duplicates, epoch, sequence).
    */
-  appendAsLeader(batch: Buffer, config: LogConfig = DEFAULT_LOG_CONFIG, now = Date.now()): AppendResult {
+  appendAsLeader(batch: Buffer, config: LogConfig = DEFAULT_LOG_CONFIG, now = Date.now(), txn: TxnAppendOptions = NO_VERIFICATION): AppendResult {
     const tp = this.tp;
     const valid = validateClientBatch(batch, config, now, tp);
     if (!valid.ok) return this.rejected(valid);
@@ -201,11 +250,16 @@ export class PartitionLog {
     // UnifiedLog.analyzeAndValidateProducerState
     let producerId = -1n;
     let producerEpoch = -1;
+    const isTransactional = (attributes & TRANSACTIONAL_FLAG_MASK) !== 0;
     if (hasProducerId) {
       producerId = batch.readBigInt64BE(PRODUCER_ID_OFFSET);
       producerEpoch = batch.readInt16BE(PRODUCER_EPOCH_OFFSET);
       const lastSeq = incrementSequence(baseSequence, lastOffsetDelta);
-      const check = this.producers.check(producerId, producerEpoch, baseSequence, lastSeq, baseOffset, now);
+      const check = this.producers.check(producerId, producerEpoch, baseSequence, lastSeq, baseOffset, now, {
+        isTransactional,
+        verificationEnabled: txn.verificationEnabled,
+        guard: txn.guard,
+      });
       if (check.kind === 'duplicate') {
         return {
           errorCode: 0,
@@ -217,30 +271,15 @@ export class PartitionLog {
           appended: false,
         };
       }
-      if ((attributes & TRANSACTIONAL_FLAG_MASK) !== 0) {
-        // No transaction coordinator ever verified this partition for the transaction.
-        return this.failure(ErrorCode.INVALID_TXN_STATE, 'Record was not part of an ongoing transaction');
-      }
       if (check.kind === 'error') return this.failure(check.errorCode, check.message);
     }
 
     // LocalLog.append, ProducerStateManager.update
-    this.batches.push(batch);
-    this.baseOffsets.push(baseOffset);
-    this.lastOffsets.push(lastOffset);
-    this.maxTimestamps.push(maxTimestamp);
-    this.positions.push(this.endPosition);
-    this.endPosition += size;
-    this.logEndOffset = lastOffset + 1;
-    this.lastModified = now;
+    this.store(batch, baseOffset, lastOffset, maxTimestamp, config, now);
     this.trackMaxTimestamp(maxTimestamp, logAppendTime ? firstOffsetDelta : offsetDeltaOfMax, baseOffset);
     if (hasProducerId) {
-      this.producers.update(producerId, producerEpoch, {
-        lastSeq: incrementSequence(baseSequence, lastOffsetDelta),
-        lastOffset,
-        offsetDelta: lastOffsetDelta,
-        timestamp: maxTimestamp,
-      });
+      const meta = { lastSeq: incrementSequence(baseSequence, lastOffsetDelta), lastOffset, offsetDelta: lastOffsetDelta, timestamp: maxTimestamp };
+      this.producers.update(producerId, producerEpoch, meta, isTransactional);
     }
     return {
       errorCode: 0,
@@ -258,7 +297,7 @@ export class PartitionLog {
    * (magic 0/1) to up-convert into one v2 batch, or v2 batches (see up-convert.ts). The v3+ path
    * (appendAsLeader on the request's own batch) never comes here.
    */
-  appendMessageSet(records: Buffer, config: LogConfig = DEFAULT_LOG_CONFIG, now = Date.now()): AppendResult {
+  appendMessageSet(records: Buffer, config: LogConfig = DEFAULT_LOG_CONFIG, now = Date.now(), txn: TxnAppendOptions = NO_VERIFICATION): AppendResult {
     const plan = planMessageSetAppend(records, config, now, this.tp);
     switch (plan.kind) {
       case 'empty':
@@ -266,7 +305,7 @@ export class PartitionLog {
         return { errorCode: 0, baseOffset: -1, logAppendTime: -1, logStartOffset: this.logStartOffset, recordErrors: [], errorMessage: null, appended: false };
       case 'batch':
       case 'converted':
-        return this.appendAsLeader(plan.batch, config, now);
+        return this.appendAsLeader(plan.batch, config, now, txn);
       case 'error':
         if (plan.recordErrors !== undefined) {
           return {
@@ -282,6 +321,60 @@ export class PartitionLog {
         }
         return plan.unknownInfo ? unknownFailure(plan.errorCode, plan.reason) : this.failure(plan.errorCode, plan.reason);
     }
+  }
+
+  /**
+   * Writes a COMMIT or ABORT marker, as the partition's leader appends the control batch that
+   * KafkaApis.handleWriteTxnMarkersRequest builds (MemoryRecords.withEndTransactionMarker: one
+   * control record, the EndTxnMarker key and value, CRC-32C) with origin COORDINATOR: LogValidator
+   * stamps offset, leader epoch and (LogAppendTime topics) the append time, never compresses it;
+   * ProducerAppendInfo.appendEndTxnMarker checks the producer and coordinator epochs
+   * (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED) and ends the producer's transaction,
+   * an ABORT adding it to the transaction index. A producer with no transaction here still gets its
+   * marker. The caller (txn-markers.ts) has checked the partition (unknown, min.insync.replicas).
+   */
+  appendControlMarker(marker: ControlMarker, now = Date.now(), config: LogConfig = DEFAULT_LOG_CONFIG): MarkerAppendResult {
+    const { producerId, producerEpoch, coordinatorEpoch } = marker;
+    const offset = this.logEndOffset;
+    // UnifiedLog.analyzeAndValidateProducerState: batches without a producer id have no producer state.
+    const hasProducerId = producerId >= 0n;
+    if (hasProducerId) {
+      const check = this.producers.checkMarker(producerId, producerEpoch, coordinatorEpoch, offset, now);
+      if (check.kind === 'error') return { errorCode: check.errorCode, offset: -1, reason: check.message };
+    }
+    const batch = encodeEndTxnMarkerBatch({
+      commit: marker.result === 'COMMIT',
+      producerId,
+      producerEpoch,
+      coordinatorEpoch,
+      timestamp: now,
+      baseOffset: BigInt(offset),
+      partitionLeaderEpoch: LEADER_EPOCH,
+      timestampType: config.timestampType === 'LogAppendTime' ? 1 : 0,
+    });
+    this.store(batch, offset, offset, now, config, now);
+    this.trackMaxTimestamp(now, 0, offset);
+    if (hasProducerId) {
+      const completed = this.producers.applyMarker(producerId, producerEpoch, coordinatorEpoch, marker.result === 'ABORT', offset, now);
+      // LogSegment.updateTxnIndex, then ProducerStateManager.completeTxn
+      if (completed !== null && completed.isAborted) {
+        this.txnIndex.append({ producerId, firstOffset: completed.firstOffset, lastOffset: offset, lastStableOffset: completed.lastStableOffset });
+      }
+    }
+    return { errorCode: 0, offset };
+  }
+
+  /** LocalLog.append / LogSegment.append of one batch whose offsets and timestamps are final. */
+  private store(batch: Buffer, baseOffset: number, lastOffset: number, maxTimestamp: number, config: LogConfig, now: number): void {
+    this.offsetIndex.onAppend(lastOffset, this.endPosition, batch.length, config.indexIntervalBytes);
+    this.batches.push(batch);
+    this.baseOffsets.push(baseOffset);
+    this.lastOffsets.push(lastOffset);
+    this.maxTimestamps.push(maxTimestamp);
+    this.positions.push(this.endPosition);
+    this.endPosition += batch.length;
+    this.logEndOffset = lastOffset + 1;
+    this.lastModified = now;
   }
 
   /**
@@ -327,28 +420,38 @@ export class PartitionLog {
   // ---- read (UnifiedLog.read / LocalLog.read / LogSegment.read) -----------------------------------
 
   /**
-   * Reads from the batch holding `fetchOffset` on. At most `maxBytes` bytes, cut mid-batch like
-   * Kafka's file slice; with `minOneMessage` the first batch is returned whole even if larger.
-   * OFFSET_OUT_OF_RANGE below the log start offset or above the log end offset.
+   * Reads from the batch holding `fetchOffset` on, up to the high watermark, or with
+   * `readCommitted` up to the last stable offset (FetchIsolation.TXN_COMMITTED: the byte position
+   * of the batch holding it, so whole batches below it). At most `maxBytes` bytes, cut mid-batch
+   * like Kafka's file slice; with `minOneMessage` the first batch is returned whole even if larger.
+   * OFFSET_OUT_OF_RANGE below the log start offset or above the log end offset. A read_committed
+   * read also gets the aborted transactions of its range (LocalLog.read / addAbortedTransactions:
+   * an empty list when it starts at or past the last stable offset).
    */
-  read(fetchOffset: number, maxBytes: number, minOneMessage: boolean): ReadResult {
+  read(fetchOffset: number, maxBytes: number, minOneMessage: boolean, readCommitted = false): ReadResult {
     if (fetchOffset < this.logStartOffset || fetchOffset > this.logEndOffset) {
-      return { errorCode: ErrorCode.OFFSET_OUT_OF_RANGE, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition: -1 };
+      return { errorCode: ErrorCode.OFFSET_OUT_OF_RANGE, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition: -1, abortedTransactions: null };
     }
-    if (fetchOffset === this.logEndOffset) {
-      return { errorCode: 0, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition: this.endPosition };
+    const maxOffset = readCommitted ? this.lastStableOffset : this.highWatermark;
+    if (fetchOffset >= maxOffset) {
+      // emptyFetchDataInfo, at the position of the batch holding the offset (the end position at the end)
+      const startPosition = this.positionOf(fetchOffset);
+      return { errorCode: 0, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition, abortedTransactions: readCommitted ? NO_ABORTED : null };
     }
     if (maxBytes < 0) {
       // LogSegment.read: IllegalArgumentException("Invalid max size ...")
-      return { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition: -1 };
+      return { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition: -1, abortedTransactions: null };
     }
     const first = this.indexOfOffset(fetchOffset);
     const startPosition = this.positions[first];
     const firstSize = this.batches[first].length;
     const adjustedMax = minOneMessage ? Math.max(maxBytes, firstSize) : maxBytes;
+    const aborted = (fetchSize: number) => (readCommitted ? this.abortedTransactions(fetchOffset, startPosition, fetchSize) : null);
+    // LogSegment.read: nothing to read is "no records" (FetchDataInfo's two-argument constructor: complete)
+    if (adjustedMax === 0) return { errorCode: 0, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition, abortedTransactions: aborted(0) };
     const firstEntryIncomplete = adjustedMax < firstSize;
-    if (adjustedMax === 0) return { errorCode: 0, records: NO_RECORDS, bytes: 0, firstEntryIncomplete, startPosition };
-    const fetchSize = Math.min(this.endPosition - startPosition, adjustedMax);
+    const maxPosition = this.positionOf(maxOffset);
+    const fetchSize = Math.min(maxPosition - startPosition, adjustedMax);
     const out: Buffer[] = [];
     let left = fetchSize;
     for (let i = first; i < this.batches.length && left > 0; i++) {
@@ -361,7 +464,17 @@ export class PartitionLog {
         left = 0;
       }
     }
-    return { errorCode: 0, records: out, bytes: fetchSize, firstEntryIncomplete, startPosition };
+    return { errorCode: 0, records: out, bytes: fetchSize, firstEntryIncomplete, startPosition, abortedTransactions: aborted(fetchSize) };
+  }
+
+  /**
+   * LocalLog.addAbortedTransactions for a read of `fetchSize` bytes from `startPosition`: the
+   * aborted transactions up to the offset index's upper bound (else the log end offset).
+   */
+  abortedTransactions(fetchOffset: number, startPosition: number, fetchSize: number): AbortedTxn[] {
+    if (this.txnIndex.size === 0) return NO_ABORTED.slice();
+    const upperBound = this.offsetIndex.upperBoundOffset(startPosition + fetchSize) ?? this.logEndOffset;
+    return this.txnIndex.collect(fetchOffset, upperBound);
   }
 
   /** Byte position of the batch holding `offset` (the log end position at or past the end). */

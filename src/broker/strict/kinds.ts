@@ -41,6 +41,11 @@ export const FINDING_KINDS = {
     description: 'a Heartbeat from a member the group knows, with a generation that is not the group\'s (answered ILLEGAL_GENERATION)',
     kafka: 'GroupCoordinator.handleHeartbeat answers ILLEGAL_GENERATION when the member id is known and generationId != group.generationId',
   },
+  'txn-partition-not-added': {
+    description: 'a transactional Produce batch to a partition the producer\'s transaction does not hold (no AddPartitionsToTxn for it, or the transaction is not ongoing)',
+    kafka:
+      'with transaction.partition.verification.enable (the default) ReplicaManager.handleProduceAppend asks the coordinator (KIP-890 part 1), which answers TRANSACTION_ABORTABLE: Produce v11 gets TRANSACTION_ABORTABLE, older versions INVALID_TXN_STATE "Partition was not added to the transaction" (AddPartitionsToTxnManager); with verification disabled the batch is appended silently and the transaction hangs on that partition',
+  },
   'idempotent-sequence-gap': {
     description: 'an idempotent Produce batch whose first sequence does not follow the last one appended for its producer id and epoch (answered OUT_OF_ORDER_SEQUENCE_NUMBER)',
     kafka: 'ProducerAppendInfo.checkSequence throws OutOfOrderSequenceException: the partition answers OUT_OF_ORDER_SEQUENCE_NUMBER',

@@ -32,8 +32,11 @@ export function endTxnMarkerRecord(commit: boolean, coordinatorEpoch: number, ti
 }
 
 /**
- * A whole marker batch as the broker writes it on EndTxn/WriteTxnMarkers: transactional control
- * batch with one record, the producer's id and epoch, baseSequence -1.
+ * A whole marker batch as the broker writes it on EndTxn/WriteTxnMarkers (Kafka's
+ * MemoryRecords.withEndTransactionMarker): transactional control batch, uncompressed, with one
+ * record (the EndTxnMarker key and value, timestamp `timestamp`), the producer's id and epoch,
+ * baseSequence -1. `timestampType` 1 (LogAppendTime) is what LogValidator leaves on a
+ * LogAppendTime topic: the attribute bit, and `timestamp` (the append time) as max timestamp.
  */
 export function encodeEndTxnMarkerBatch(m: {
   commit: boolean;
@@ -43,10 +46,12 @@ export function encodeEndTxnMarkerBatch(m: {
   timestamp: number;
   baseOffset?: bigint;
   partitionLeaderEpoch?: number;
+  timestampType?: 0 | 1;
 }): Buffer {
   return encodeBatch({
     baseOffset: m.baseOffset,
     partitionLeaderEpoch: m.partitionLeaderEpoch,
+    timestampType: m.timestampType,
     isControl: true,
     isTransactional: true,
     producerId: m.producerId,

@@ -140,10 +140,10 @@ describe('Produce', () => {
     expect(r.errorMessage).toMatch(/^One or more records have been rejected due to 1 record errors in total/);
   });
 
-  it('answers transactional writes with TRANSACTIONAL_ID_AUTHORIZATION_FAILED for the whole request', async () => {
-    topic('tx');
+  it('transactional records without a transactional id: TRANSACTIONAL_ID_AUTHORIZATION_FAILED for the whole request', async () => {
+    topic('tx', 2);
     const body = createProduceRequest({
-      transactionalId: 'txn',
+      transactionalId: null,
       acks: -1,
       timeoutMs: 1000,
       topicData: [
@@ -159,6 +159,25 @@ describe('Produce', () => {
       [1, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null],
     ]);
     expect(log('tx').logEndOffset).toBe(0);
+  });
+
+  it('a transactional id the coordinator does not know: the transactional partition answers INVALID_PRODUCER_ID_MAPPING, the others append', async () => {
+    topic('tx', 2);
+    const body = createProduceRequest({
+      transactionalId: 'txn',
+      acks: -1,
+      timeoutMs: 1000,
+      topicData: [
+        { name: 'tx', partitionData: [{ index: 0, records: batch(['ok']) }] },
+        { name: 'tx', partitionData: [{ index: 1, records: batch(['a'], { isTransactional: true, producerId: 1n, producerEpoch: 0, baseSequence: 0 }) }] },
+      ],
+    });
+    const res = await client.request(0, 9, body);
+    expect(res.responses[0].partitionResponses.map((p) => [p.index, p.errorCode, p.errorMessage, p.baseOffset, p.logStartOffset])).toEqual([
+      [0, 0, null, 0n, 0n],
+      [1, ErrorCode.INVALID_PRODUCER_ID_MAPPING, null, -1n, -1n],
+    ]);
+    expect(log('tx', 1).logEndOffset).toBe(0);
   });
 
   it('a v2 batch too short to hold a producer id fails the whole request: UNKNOWN_SERVER_ERROR, no message', async () => {
@@ -411,13 +430,14 @@ describe('DeleteRecords', () => {
 });
 
 describe('InitProducerId', () => {
-  it('sequential ids with epoch 0; transactional ids refused as by a denying authorizer', async () => {
+  it('sequential ids with epoch 0, from the same producer id manager as transactional ids', async () => {
     const init = (init: Parameters<typeof createInitProducerIdRequest>[0], v = 4) =>
       client.request(22, v, createInitProducerIdRequest({ transactionalId: null, transactionTimeoutMs: 60000, ...init }));
     expect(await init({})).toMatchObject({ errorCode: 0, producerId: 0n, producerEpoch: 0 });
     expect(await init({ producerId: 0n, producerEpoch: 0 })).toMatchObject({ errorCode: 0, producerId: 1n, producerEpoch: 0 });
     expect(await init({ producerId: -1n, producerEpoch: 3 })).toMatchObject({ errorCode: ErrorCode.INVALID_REQUEST, producerId: -1n, producerEpoch: -1 });
-    expect(await init({ transactionalId: 'tx' }, 1)).toMatchObject({ errorCode: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, producerId: -1n });
+    // a new transactional id: the next producer id, its epoch bumped from -1 to 0
+    expect(await init({ transactionalId: 'tx' }, 1)).toMatchObject({ errorCode: 0, producerId: 2n, producerEpoch: 0 });
   });
 });
 

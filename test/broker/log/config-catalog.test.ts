@@ -24,6 +24,11 @@ describe('the Kafka setting names kmock accepts', () => {
       'group.max.session.timeout.ms': 'groupMaxSessionTimeoutMs',
       'group.max.size': 'groupMaxSize',
       'offsets.retention.minutes': 'offsetsRetentionMinutes',
+      'transaction.max.timeout.ms': 'transactionMaxTimeoutMs',
+      'transactional.id.expiration.ms': 'transactionalIdExpirationMs',
+      'transaction.abort.timed.out.transaction.cleanup.interval.ms': 'transactionAbortTimedOutTransactionCleanupIntervalMs',
+      'transaction.remove.expired.transaction.cleanup.interval.ms': 'transactionRemoveExpiredTransactionCleanupIntervalMs',
+      'transaction.partition.verification.enable': 'transactionPartitionVerificationEnable',
     });
     expect(Object.fromEntries(KMOCK_BROKER_SETTINGS.map((k) => [k.name, k.setting]))).toEqual(KAFKA_SETTING_NAMES);
   });
