@@ -9,6 +9,7 @@ import {
   decodeLegacyEntry,
   decodeRecords,
   encodeBatch,
+  encodeEndTxnMarkerBatch,
   initCompression,
   type CompressionName,
   type LegacyEntry,
@@ -224,6 +225,42 @@ describe('zstd', () => {
     const d = decodeRecords(blob);
     expect(d.entries.map((e) => (e as LegacyEntry).offset)).toEqual([0n, 1n]);
     expect(blob.readBigInt64BE(2 * 38)).toBe(-1n);
+  });
+});
+
+describe('transactions (RecordsUtil.downConvert drops control batches)', () => {
+  const marker = (offset: number) =>
+    encodeEndTxnMarkerBatch({ commit: true, producerId: 7n, producerEpoch: 0, coordinatorEpoch: 0, timestamp: T, baseOffset: BigInt(offset), partitionLeaderEpoch: 0 });
+
+  it('a marker between data batches disappears; transactional data converts like any other', () => {
+    const a = stored(0, 2, { isTransactional: true, producerId: 7n, producerEpoch: 0, baseSequence: 0 });
+    const m = marker(2);
+    const c = stored(3, 1);
+    const { blob } = convert([a, m, c], 1, 0);
+    // one message per record of a and c (38 bytes each), then padding to the bytes read
+    const e = legacy(blob.subarray(0, 3 * 38));
+    expect(e.map((x) => [x.offset, x.value?.toString()])).toEqual([
+      [0n, 'v0'],
+      [1n, 'v1'],
+      [3n, 'v3'],
+    ]);
+    expect(blob.length).toBe(a.length + m.length + c.length);
+  });
+
+  it('a read starting with a marker: the first data batch is converted twice (LazyDownConversionRecords skips one batch for it)', () => {
+    const m = marker(0);
+    const a = stored(1, 1);
+    const b = stored(2, 1);
+    const { blob } = convert([m, a, b], 1, 0);
+    const e = legacy(blob.subarray(0, 3 * 38));
+    expect(e.map((x) => x.offset)).toEqual([1n, 1n, 2n]);
+    expect(blob.length).toBe(m.length + a.length + b.length);
+  });
+
+  it('a read of markers only converts to nothing but an overflow batch', () => {
+    const r = downConvert([marker(0), marker(1)], 156, 1, 0) as { records: Buffer[]; bytes: number };
+    expect(r.bytes).toBe(12);
+    expect(Buffer.concat(r.records).readBigInt64BE(0)).toBe(-1n);
   });
 });
 
