@@ -1,0 +1,32 @@
+// TxnOffsetCommit (28), versions 0-4, as Kafka 3.9's KafkaApis.handleTxnOffsetCommitRequest:
+// topics or partitions the broker does not have answer UNKNOWN_TOPIC_OR_PARTITION (a whole unknown
+// topic, then each missing partition of a known one) and only the rest reach the group
+// coordinator; the two answers are merged by topic (TxnOffsetCommitResponse.Builder). Everything
+// else (the KIP-890 check that AddOffsetsToTxn added the group's __consumer_offsets partition,
+// member validation for v3+, below-v2 COORDINATOR_LOAD_IN_PROGRESS → COORDINATOR_NOT_AVAILABLE) is
+// the coordinator's: group/txn-offsets.ts. kmock has no authorizer in this path (no
+// TRANSACTIONAL_ID/GROUP/TOPIC_AUTHORIZATION_FAILED).
+import { mergeTopicErrors, splitByKnownPartitions } from './known-partitions.js';
+import { defineHandler } from './types.js';
+import type { TxnOffsetCommitResponse } from '../../codec/index.js';
+
+export const txnOffsetCommitHandler = defineHandler({
+  apiKey: 28,
+  minVersion: 0,
+  maxVersion: 4,
+  handle(ctx, req): TxnOffsetCommitResponse {
+    const { known, unknown } = splitByKnownPartitions(ctx.services, req.topics);
+    if (known.length === 0) return { throttleTimeMs: 0, topics: mergeTopicErrors(unknown, []) };
+    const res = ctx.services.groups.txnOffsetCommit(ctx.apiVersion, {
+      transactionalId: req.transactionalId,
+      groupId: req.groupId,
+      producerId: req.producerId,
+      producerEpoch: req.producerEpoch,
+      generationId: req.generationId,
+      memberId: req.memberId,
+      groupInstanceId: req.groupInstanceId,
+      topics: known,
+    });
+    return { throttleTimeMs: 0, topics: mergeTopicErrors(unknown, res.topics) };
+  },
+});
