@@ -50,6 +50,11 @@ const API_39: Record<string, { key: number; min: number; max: number }> = {
   DeleteTopics: { key: 20, min: 0, max: 6 },
   DeleteRecords: { key: 21, min: 0, max: 2 },
   InitProducerId: { key: 22, min: 0, max: 5 },
+  AddPartitionsToTxn: { key: 24, min: 0, max: 5 },
+  AddOffsetsToTxn: { key: 25, min: 0, max: 4 },
+  EndTxn: { key: 26, min: 0, max: 4 },
+  WriteTxnMarkers: { key: 27, min: 0, max: 1 },
+  TxnOffsetCommit: { key: 28, min: 0, max: 4 },
   DescribeAcls: { key: 29, min: 0, max: 3 },
   CreateAcls: { key: 30, min: 0, max: 3 },
   DeleteAcls: { key: 31, min: 0, max: 3 },
@@ -59,6 +64,9 @@ const API_39: Record<string, { key: number; min: number; max: number }> = {
   DeleteGroups: { key: 42, min: 0, max: 2 },
   OffsetDelete: { key: 47, min: 0, max: 0 },
   DescribeCluster: { key: 60, min: 0, max: 1 },
+  DescribeProducers: { key: 61, min: 0, max: 0 },
+  DescribeTransactions: { key: 65, min: 0, max: 0 },
+  ListTransactions: { key: 66, min: 0, max: 1 },
 };
 const API_39_BY_KEY = new Map(Object.values(API_39).map((r) => [r.key, r]));
 
@@ -79,6 +87,7 @@ const REMOVED_IN_4: Record<string, number> = {
   CreateAcls: 0,
   DeleteAcls: 0,
   DescribeConfigs: 0,
+  WriteTxnMarkers: 0,
 };
 
 function removedIn4x(api: string | undefined, version: number | undefined, reference: string): boolean {

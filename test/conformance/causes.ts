@@ -93,10 +93,6 @@ export interface ClassifiedDifference extends Difference {
  */
 export const NOT_YET_SERVED_API_KEYS: ReadonlyArray<{ key: number; name: string; issue: string }> = [
   { key: 23, name: 'OffsetForLeaderEpoch', issue: '#15 cluster' },
-  { key: 24, name: 'AddPartitionsToTxn', issue: '#12 transactions' },
-  { key: 25, name: 'AddOffsetsToTxn', issue: '#12 transactions' },
-  { key: 26, name: 'EndTxn', issue: '#12 transactions' },
-  { key: 27, name: 'WriteTxnMarkers', issue: '#12 transactions' },
   { key: 28, name: 'TxnOffsetCommit', issue: '#12 transactions' },
   { key: 33, name: 'AlterConfigs', issue: '#13 storage' },
   { key: 34, name: 'AlterReplicaLogDirs', issue: '#13 storage' },
@@ -117,8 +113,6 @@ export const NOT_YET_SERVED_API_KEYS: ReadonlyArray<{ key: number; name: string;
   { key: 57, name: 'UpdateFeatures', issue: '#17 KIP-848 / Kafka 4.x mode' },
   { key: 61, name: 'DescribeProducers', issue: '#12 transactions' },
   { key: 64, name: 'UnregisterBroker', issue: '#15 cluster' },
-  { key: 65, name: 'DescribeTransactions', issue: '#12 transactions' },
-  { key: 66, name: 'ListTransactions', issue: '#12 transactions' },
   { key: 68, name: 'ConsumerGroupHeartbeat', issue: '#17 KIP-848' },
   { key: 69, name: 'ConsumerGroupDescribe', issue: '#17 KIP-848' },
   { key: 74, name: 'ListClientMetricsResources', issue: '#18 tooling' },
@@ -161,14 +155,14 @@ export const CAUSES: Cause[] = [
       'kmock answers as a Kafka broker with max.incremental.fetch.session.cache.slots=0 (documented in fetch.ts): full fetches are served sessionless (SessionId 0) and incremental ones get FETCH_SESSION_ID_NOT_FOUND; a default Kafka creates a session. testFetchSessionsWithoutSessionSlots checks the model against a Kafka configured that way.',
   },
   {
-    id: 'find-coordinator-transactions',
-    kind: 'not-yet-served',
+    id: 'add-partitions-v4-empty-never-answered',
+    kind: 'kafka-defect',
     mode: 'reference',
-    scenario: 'testFindCoordinatorVersions',
-    request: /^FindCoordinator v\d+ \(transaction key\)$/,
-    path: /^response\.(errorCode|errorMessage|nodeId|host|port)$/,
+    scenario: 'testAddPartitionsToTxnBatchedAndVerifyOnly',
+    request: /^AddPartitionsToTxn v4 \(no transactions\)$/,
+    path: /^(kind|event|response)$/,
     cause:
-      'kmock has no transaction coordinator yet (#12 transactions) and answers transactional ids like a broker whose authorizer denies them (TRANSACTIONAL_ID_AUTHORIZATION_FAILED, find-coordinator.ts), so a transactional client fails at once with a clear error; Kafka answers COORDINATOR_NOT_AVAILABLE while it creates __transaction_state, then the coordinator.',
+      'AddPartitionsToTxn v4+ with an empty Transactions list: Kafka 3.9\'s KafkaApis.handleAddPartitionsToTxnRequest sends its answer from addResultAndMaybeSendResponse, when the number of results reaches the number of transactions, which only runs when a result is added: with no transactions it never runs and the request is never answered (the connection waits until the client times out). kmock answers at once, NONE with no results (asserted by the scenario\'s expectation). Only brokers send v4+, never with an empty list.',
   },
   {
     id: 'consumer-metadata-parse-failure',

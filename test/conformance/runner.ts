@@ -791,6 +791,14 @@ const UNORDERED: Record<string, Record<string, string>> = {
   DeleteRecords: { topics: 'name', partitions: 'partitionIndex' },
   DescribeConfigs: { configs: 'name' },
   ApiVersions: { apiKeys: 'apiKey', supportedFeatures: 'name', finalizedFeatures: 'name' },
+  // The transaction APIs: Kafka answers from hash maps and sets (TransactionMetadata.topicPartitions,
+  // the per-transaction and per-producer results); '' sorts a list of plain values.
+  AddPartitionsToTxn: { resultsByTransaction: 'transactionalId', topicResults: 'name', resultsByTopicV3AndBelow: 'name', resultsByPartition: 'partitionIndex' },
+  DescribeTransactions: { topics: 'topic', partitions: '' },
+  ListTransactions: { transactionStates: 'transactionalId', unknownStateFilters: '' },
+  WriteTxnMarkers: { markers: 'producerId', topics: 'name', partitions: 'partitionIndex' },
+  TxnOffsetCommit: { topics: 'name', partitions: 'partitionIndex' },
+  DescribeProducers: { topics: 'name', partitions: 'partitionIndex', activeProducers: 'producerId' },
 };
 
 /** Lists whose entries outside the scenario's namespace are dropped (brokers are shared). */
@@ -798,6 +806,7 @@ const NAMESPACED_LISTS: Record<string, Record<string, string>> = {
   Metadata: { topics: 'name' },
   ListGroups: { groups: 'groupId' },
   OffsetFetch: { topics: 'name' },
+  ListTransactions: { transactionStates: 'transactionalId' },
 };
 
 export interface NormaliseOptions {
@@ -986,14 +995,14 @@ function normaliseValue(v: Json, key: string, api: string, version: number, sym:
     if (sortKey !== undefined) {
       // Sort before normalising too, so that symbols (topic ids…) are numbered in a stable order.
       const raw = (e: Json): Json | undefined => {
-        const k = (e as JsonObject | null)?.[sortKey];
+        const k = sortKey === '' ? e : (e as JsonObject | null)?.[sortKey];
         return typeof k === 'string' ? k.split(o.ns).join('') : k;
       };
       items = [...items].sort((a, b) => compareKeys(raw(a), raw(b)));
     }
     let out = items.map((e) => normaliseValue(e, key, api, version, sym, o, depth + 1));
     if (sortKey !== undefined) {
-      out = [...out].sort((a, b) => compareKeys((a as JsonObject)?.[sortKey], (b as JsonObject)?.[sortKey]));
+      out = [...out].sort((a, b) => (sortKey === '' ? compareKeys(a, b) : compareKeys((a as JsonObject)?.[sortKey], (b as JsonObject)?.[sortKey])));
     }
     return out;
   }

@@ -14,6 +14,8 @@ import { groupSyncHeartbeatScenarios } from './group-sync-heartbeat.js';
 import { groupTimerScenarios } from './group-timers.js';
 import { miscScenarios } from './misc.js';
 import { robustnessScenarios } from './robustness.js';
+import { transactionScenarios } from './transactions.js';
+import { transactionDataScenarios } from './transactions-data.js';
 
 export const ALL_SCENARIOS: Scenario[] = [
   ...apiScenarios,
@@ -30,6 +32,8 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...miscScenarios,
   ...coverageScenarios,
   ...robustnessScenarios,
+  ...transactionScenarios,
+  ...transactionDataScenarios,
 ];
 
 const names = new Set<string>();
