@@ -35,9 +35,10 @@ import {
 import { encodeEndTxnMarkerBatch } from '../../codec/records/control.js';
 import { setBaseOffset, setMaxTimestamp, setPartitionLeaderEpoch } from '../../codec/records/header.js';
 import { forEachStoredRecord } from '../../codec/records/record-walk.js';
-import { reportsUnknownLogStart, validateClientBatch, type BatchRejection, type RecordError } from '../../codec/records/validate.js';
+import { reportsUnknownLogStart, validateClientBatch, type BatchRejection } from '../../codec/records/validate.js';
 import { DEFAULT_LOG_CONFIG, type LogConfig } from './log-config.js';
-import { firstOffsetOf, incrementSequence, ProducerStateManager, SENTINEL_GUARD, type VerificationGuard } from './producer-state.js';
+import { NO_VERIFICATION, type AppendResult, type ControlMarker, type MarkerAppendResult, type ReadResult, type TimestampAndOffset, type TxnAppendOptions } from './log-results.js';
+import { firstOffsetOf, incrementSequence, ProducerStateManager } from './producer-state.js';
 import { OffsetIndex, TransactionIndex, type AbortedTxn } from './txn-index.js';
 import { planMessageSetAppend } from './up-convert.js';
 import { recompressBatch } from './recompress.js';
@@ -47,76 +48,10 @@ import { ErrorCode } from '../../codec/index.js';
 // from here (handlers/delete-records.ts, bench/broker/produce-diff.ts) working.
 export { DEFAULT_LOG_CONFIG, resolveLogConfig, type LogConfig } from './log-config.js';
 export type { RecordError } from '../../codec/records/validate.js';
+export { NO_VERIFICATION, type AppendResult, type ControlMarker, type MarkerAppendResult, type ReadResult, type TimestampAndOffset, type TxnAppendOptions } from './log-results.js';
 
 /** The partition's leader epoch. kmock's single broker has led every partition since epoch 0. */
 export const LEADER_EPOCH = 0;
-
-// ---- results -------------------------------------------------------------------------------------
-
-/** What Kafka's LogAppendResult turns into in a ProduceResponse partition. */
-export interface AppendResult {
-  errorCode: number;
-  /** First offset of the batch (the original one for a duplicate); -1 on errors. */
-  baseOffset: number;
-  /** The append time under LogAppendTime; a duplicate's stored timestamp; else -1. */
-  logAppendTime: number;
-  /** -1 where Kafka answers with LogAppendInfo.UNKNOWN_LOG_APPEND_INFO. */
-  logStartOffset: number;
-  recordErrors: RecordError[];
-  /** Only set where Kafka sets it (record-level validation failures). */
-  errorMessage: string | null;
-  /** Kafka's log message for the failure (not sent to clients unless errorMessage is set). */
-  reason?: string;
-  /** True when the batch was stored; false for errors and for duplicates. */
-  appended: boolean;
-}
-
-export interface ReadResult {
-  errorCode: number;
-  /** The stored Buffers (the same objects); the last may be a view cut at the size limit. */
-  records: Buffer[];
-  bytes: number;
-  /** LogSegment.read's firstEntryIncomplete: the first batch did not fit in the limit. */
-  firstEntryIncomplete: boolean;
-  /** Byte position the read started at (Kafka's LogOffsetMetadata.relativePositionInSegment). */
-  startPosition: number;
-  /** read_committed reads: the aborted transactions of the range (FetchDataInfo.abortedTransactions); else null. */
-  abortedTransactions: AbortedTxn[] | null;
-}
-
-/** How a transactional batch is appended (ReplicaManager's verification guard and the broker setting). */
-export interface TxnAppendOptions {
-  /** transaction.partition.verification.enable (ProducerStateManagerConfig.transactionVerificationEnabled). */
-  verificationEnabled: boolean;
-  /** The guard PartitionLog.producers.maybeStartTransactionVerification gave, once the coordinator confirmed. */
-  guard: VerificationGuard;
-}
-
-/** Kafka's default: verification on, no guard (a transactional batch starting a transaction is refused). */
-export const NO_VERIFICATION: TxnAppendOptions = { verificationEnabled: true, guard: SENTINEL_GUARD };
-
-/** One WriteTxnMarkers entry for this partition (WritableTxnMarker). */
-export interface ControlMarker {
-  producerId: bigint;
-  producerEpoch: number;
-  coordinatorEpoch: number;
-  result: 'COMMIT' | 'ABORT';
-}
-
-export interface MarkerAppendResult {
-  errorCode: number;
-  /** The marker's offset; -1 on errors. */
-  offset: number;
-  /** Kafka's log message for a refusal. */
-  reason?: string;
-}
-
-export interface TimestampAndOffset {
-  timestamp: number;
-  offset: number;
-  /** Leader epoch of the batch holding the offset, or -1 when unknown. */
-  leaderEpoch: number;
-}
 
 const NO_RECORDS: Buffer[] = [];
 const NO_ABORTED: AbortedTxn[] = [];
@@ -331,10 +266,17 @@ export class PartitionLog {
    * ProducerAppendInfo.appendEndTxnMarker checks the producer and coordinator epochs
    * (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED) and ends the producer's transaction,
    * an ABORT adding it to the transaction index. A producer with no transaction here still gets its
-   * marker. The caller (txn-markers.ts) has checked the partition (unknown, min.insync.replicas).
+   * marker. Markers are appended with acks=-1, so Partition.appendRecordsToLeader first refuses a
+   * topic whose min.insync.replicas exceeds kmock's one in-sync replica (NOT_ENOUGH_REPLICAS).
+   * `config` is the topic's (resolveLogConfig): its timestamp type, min.insync.replicas and
+   * index.interval.bytes apply.
    */
   appendControlMarker(marker: ControlMarker, now = Date.now(), config: LogConfig = DEFAULT_LOG_CONFIG): MarkerAppendResult {
     const { producerId, producerEpoch, coordinatorEpoch } = marker;
+    if (config.minInsyncReplicas > 1) {
+      const reason = `The size of the current ISR (1) is insufficient to satisfy the min.isr requirement of ${config.minInsyncReplicas} for partition ${this.tp}`;
+      return { errorCode: ErrorCode.NOT_ENOUGH_REPLICAS, offset: -1, reason };
+    }
     const offset = this.logEndOffset;
     // UnifiedLog.analyzeAndValidateProducerState: batches without a producer id have no producer state.
     const hasProducerId = producerId >= 0n;

@@ -191,6 +191,15 @@ describe('control markers', () => {
     expect(parseEndTxnMarker(rec)).toEqual({ commit: false, version: 0, coordinatorEpoch: 2 });
   });
 
+  it('NOT_ENOUGH_REPLICAS on a topic with min.insync.replicas above one (markers are appended with acks=-1)', () => {
+    const l = newLog();
+    append(l, txn(1n, 0, 0));
+    const r = l.appendControlMarker(commit(1n), NOW, { ...DEFAULT_LOG_CONFIG, minInsyncReplicas: 2 });
+    expect(r).toMatchObject({ errorCode: ErrorCode.NOT_ENOUGH_REPLICAS, offset: -1 });
+    expect(l.logEndOffset).toBe(1);
+    expect(l.lastStableOffset).toBe(0);
+  });
+
   it('a marker for a producer with no transaction is written, and only updates its epochs', () => {
     const l = newLog();
     expect(l.appendControlMarker(commit(9n, 4, 1), NOW)).toEqual({ errorCode: 0, offset: 0 });
