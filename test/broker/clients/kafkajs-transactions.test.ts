@@ -13,6 +13,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Kafka, logLevel, Partitioners, type Consumer, type ConsumerConfig, type Producer, type ProducerConfig } from 'kafkajs';
 import { answeredErrors, describeTransaction, E, logEnds, stableEnds, startTestBroker, uniqueName, type TestBroker } from '../../support/clients/txn.js';
+import { dumpTraceIfAsked } from '../../support/clients/trace.js';
 import { waitFor, within } from '../../support/clients/wait.js';
 
 /** Set KMOCK_CLIENT_DEBUG=1 to see kafkajs's own log lines (at INFO) on stderr. */
@@ -38,7 +39,8 @@ beforeEach(async (ctx) => {
   });
 });
 
-afterEach(async () => {
+afterEach(async (ctx) => {
+  if (broker.trace) dumpTraceIfAsked(broker.trace, ctx.task.name);
   for (const close of closers.reverse()) await within('client close', 15_000, close()).catch(() => undefined);
   await broker.close();
 });

@@ -16,10 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commandMissing, ProcessSet, pythonModuleMissing, run, type ClientProcess, type JsonEvent } from '../../support/clients/processes.js';
-import { describeTransaction, logEnds, stableEnds, startTestBroker, uniqueName, type TestBroker } from '../../support/clients/txn.js';
+import { createTopic as createBrokerTopic, describeTransaction, logEnds, stableEnds, startTestBroker, uniqueName, type TestBroker } from '../../support/clients/txn.js';
+import { dumpTraceIfAsked } from '../../support/clients/trace.js';
 import { waitFor } from '../../support/clients/wait.js';
-import { RawClient } from '../../support/raw-client.js';
-import { createCreateTopicsRequest } from '../../../src/codec/index.js';
 
 const CONFLUENT_MISSING = pythonModuleMissing('confluent_kafka', 'python3-confluent-kafka');
 const KCAT_MISSING = commandMissing('kcat', 'kcat');
@@ -33,6 +32,7 @@ const WAIT_MS = 30_000;
 
 let broker: TestBroker;
 let procs: ProcessSet;
+let described = '';
 let gates: string[];
 
 beforeEach(async (ctx) => {
@@ -40,26 +40,21 @@ beforeEach(async (ctx) => {
   procs = new ProcessSet();
   gates = [];
   ctx.onTestFailed(() => {
-    process.stderr.write(`${procs.describeAll()}\n${broker.trace ? `--- kmock trace (last lines) ---\n${broker.trace.tail(60)}\n` : ''}`);
+    process.stderr.write(`${described}\n${broker.trace ? `--- kmock trace (last lines) ---\n${broker.trace.tail(60)}\n` : ''}`);
   });
 });
 
-afterEach(async () => {
+afterEach(async (ctx) => {
+  // (onTestFailed runs after this: what the processes printed is kept for it.)
+  described = procs.describeAll();
+  if (broker.trace) dumpTraceIfAsked(broker.trace, ctx.task.name);
   await procs.killAll();
   await broker.close();
   for (const g of gates) rmSync(g, { recursive: true, force: true });
 });
 
 async function createTopic(topic: string, partitions: number): Promise<void> {
-  const c = await RawClient.connect(broker.bootstrap);
-  try {
-    const res = await c.request(19, 4, createCreateTopicsRequest({ topics: [{ name: topic, numPartitions: partitions, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 15_000 }));
-    expect(res.topics[0]?.errorCode).toBe(0);
-  } finally {
-    c.close();
-  }
-  // A real Kafka needs a moment before each partition has a leader.
-  await waitFor(`${topic} served`, async () => (await logEnds(broker.bootstrap, topic, partitions).catch(() => undefined)) !== undefined, WAIT_MS, 100);
+  await createBrokerTopic(broker.bootstrap, topic, partitions);
 }
 
 function gateDir(): string {

@@ -7,6 +7,7 @@
 // Kafka started by `scripts/kafka-reference start 3.9.1`, to check that the tests expect what Kafka
 // does; assertions on kmock's own trace are then skipped).
 import {
+  createCreateTopicsRequest,
   createDescribeTransactionsRequest,
   createFindCoordinatorRequest,
   createListOffsetsRequest,
@@ -59,6 +60,16 @@ export async function latestOffsets(bootstrap: string, topic: string, partitions
       return Number(p.offset);
     });
   });
+}
+
+/** CreateTopics (v4), then waits until every partition answers ListOffsets (a real Kafka needs a moment for its leaders). */
+export async function createTopic(bootstrap: string, topic: string, partitions: number): Promise<void> {
+  await withClient(bootstrap, async (c) => {
+    const res = await c.request(19, 4, createCreateTopicsRequest({ topics: [{ name: topic, numPartitions: partitions, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 15_000 }));
+    const code = res.topics[0]?.errorCode;
+    if (code !== 0) throw new Error(`CreateTopics ${topic}: error ${code}`);
+  });
+  await waitFor(`${topic} served`, async () => (await latestOffsets(bootstrap, topic, partitions, READ_UNCOMMITTED).catch(() => undefined)) !== undefined, 30_000, 100);
 }
 
 /** High watermark and last stable offset per partition. */
@@ -147,4 +158,15 @@ export function uniqueName(base: string): string {
 export function answeredErrors(broker: TestBroker, api: string, pick: (response: Record<string, unknown>) => number[]): number[] {
   if (broker.trace === undefined) return [];
   return broker.trace.traffic(api).flatMap((l) => (l.response !== null && typeof l.response === 'object' ? pick(l.response) : []));
+}
+
+/**
+ * The __consumer_offsets partition of a group (GroupMetadataManager.partitionFor: Utils.abs of
+ * Java's String.hashCode, modulo offsets.topic.num.partitions, 50 by default): AddOffsetsToTxn adds
+ * it to the transaction, so DescribeTransactions lists it with the data partitions.
+ */
+export function consumerOffsetsPartition(groupId: string, partitions = 50): string {
+  let h = 0;
+  for (let i = 0; i < groupId.length; i++) h = (Math.imul(31, h) + groupId.charCodeAt(i)) | 0;
+  return `__consumer_offsets-${(h === -2147483648 ? 0 : Math.abs(h)) % partitions}`;
 }
