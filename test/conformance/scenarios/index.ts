@@ -16,6 +16,7 @@ import { miscScenarios } from './misc.js';
 import { robustnessScenarios } from './robustness.js';
 import { transactionScenarios } from './transactions.js';
 import { transactionDataScenarios } from './transactions-data.js';
+import { transactionOffsetScenarios } from './transactions-offsets.js';
 
 export const ALL_SCENARIOS: Scenario[] = [
   ...apiScenarios,
@@ -34,6 +35,7 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...robustnessScenarios,
   ...transactionScenarios,
   ...transactionDataScenarios,
+  ...transactionOffsetScenarios,
 ];
 
 const names = new Set<string>();

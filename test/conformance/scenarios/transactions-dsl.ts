@@ -205,6 +205,9 @@ export interface TxnCommitOpts extends TxnOpts {
   generation?: (c: Ctx) => number;
   member?: (c: Ctx) => string;
   instance?: string | null;
+  metadata?: string;
+  /** More topics (same offsets) besides `topic`. */
+  topics?: string[];
 }
 
 /** TxnOffsetCommit (v3+: the generation, member id and instance id, -1/""/null by default). */
@@ -223,12 +226,10 @@ export function txnCommit(conn: string, o: TxnCommitOpts = {}): SendStep<28> {
       generationId: o.generation ? o.generation(c) : -1,
       memberId: o.member ? o.member(c) : '',
       groupInstanceId: o.instance ?? null,
-      topics: [
-        {
-          name: c.t(o.topic ?? 't'),
-          partitions: (o.offsets ?? [[0, 1]]).map(([p, off]) => ({ partitionIndex: p, committedOffset: off, committedLeaderEpoch: -1, committedMetadata: 'm' })),
-        },
-      ],
+      topics: (o.topics ?? [o.topic ?? 't']).map((t) => ({
+        name: c.t(t),
+        partitions: (o.offsets ?? [[0, 1]]).map(([p, off]) => ({ partitionIndex: p, committedOffset: off, committedLeaderEpoch: -1, committedMetadata: o.metadata ?? 'm' })),
+      })),
     }),
     { label: o.label ?? `txn-offset-commit v${v} ${as}`, expect: o.expect, wait: o.wait },
   );
