@@ -26,6 +26,8 @@ import { endTxnHandler } from './end-txn.js';
 import { writeTxnMarkersHandler } from './write-txn-markers.js';
 import { describeTransactionsHandler } from './describe-transactions.js';
 import { listTransactionsHandler } from './list-transactions.js';
+import { txnOffsetCommitHandler } from './txn-offset-commit.js';
+import { describeProducersHandler } from './describe-producers.js';
 // -- group handler imports --
 import { describeGroupsHandler } from './describe-groups.js';
 import { deleteGroupsHandler } from './delete-groups.js';
@@ -67,6 +69,8 @@ export const HANDLERS: ApiHandler[] = [
   writeTxnMarkersHandler,
   describeTransactionsHandler,
   listTransactionsHandler,
+  txnOffsetCommitHandler,
+  describeProducersHandler,
   // -- group handlers --
   findCoordinatorHandler,
   joinGroupHandler,
