@@ -93,7 +93,6 @@ export interface ClassifiedDifference extends Difference {
  */
 export const NOT_YET_SERVED_API_KEYS: ReadonlyArray<{ key: number; name: string; issue: string }> = [
   { key: 23, name: 'OffsetForLeaderEpoch', issue: '#15 cluster' },
-  { key: 28, name: 'TxnOffsetCommit', issue: '#12 transactions' },
   { key: 33, name: 'AlterConfigs', issue: '#13 storage' },
   { key: 34, name: 'AlterReplicaLogDirs', issue: '#13 storage' },
   { key: 35, name: 'DescribeLogDirs', issue: '#13 storage' },
@@ -111,7 +110,6 @@ export const NOT_YET_SERVED_API_KEYS: ReadonlyArray<{ key: number; name: string;
   { key: 51, name: 'AlterUserScramCredentials', issue: '#14 security' },
   { key: 55, name: 'DescribeQuorum', issue: '#15 cluster' },
   { key: 57, name: 'UpdateFeatures', issue: '#17 KIP-848 / Kafka 4.x mode' },
-  { key: 61, name: 'DescribeProducers', issue: '#12 transactions' },
   { key: 64, name: 'UnregisterBroker', issue: '#15 cluster' },
   { key: 68, name: 'ConsumerGroupHeartbeat', issue: '#17 KIP-848' },
   { key: 69, name: 'ConsumerGroupDescribe', issue: '#17 KIP-848' },
