@@ -31,10 +31,9 @@ import { initCompression } from '../../codec/records/compression.js';
 import { nextEntry, scanEntries } from '../../codec/records/validate.js';
 import { zstdReady } from '../../codec/records/zstd.js';
 import { resolveLogConfig } from '../log/log-config.js';
-import type { AppendResult } from '../log/partition-log.js';
+import { NO_VERIFICATION, type AppendResult, type TxnAppendOptions } from '../log/partition-log.js';
+import { SENTINEL_GUARD, type VerificationGuard } from '../log/producer-state.js';
 import type { Topic } from '../log/topics.js';
-import { NO_VERIFICATION, type TxnAppendOptions } from '../log/partition-log.js';
-import { SENTINEL_GUARD } from '../log/producer-state.js';
 import { checkAppendError, checkProduceBatches } from '../strict/batch-checks.js';
 import { scanTransactional, verifyTransactionalPartitions, type Verification } from './produce-txn.js';
 import { closeRequestConnection, defineHandler, NO_RESPONSE, type RequestContext } from './types.js';
@@ -349,13 +348,14 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
   return buildResponse(order, results);
 }
 
+/** The partitions with records, for produce-txn.ts's scan. */
 function* txnTargets(targets: Map<string, Target>) {
   for (const [key, t] of targets) {
     if (t.batch !== null) yield { key, topic: t.topic.name, partition: t.partition, log: t.topic.partitions[t.partition], records: t.batch };
   }
 }
 
-function appendOptions(verificationEnabled: boolean, guard: number): TxnAppendOptions {
+function appendOptions(verificationEnabled: boolean, guard: VerificationGuard): TxnAppendOptions {
   return verificationEnabled && guard === SENTINEL_GUARD ? NO_VERIFICATION : { verificationEnabled, guard };
 }
 
