@@ -54,10 +54,34 @@ export function parseRole(argv: string[]): { role: string | undefined; values: O
         instance: { type: 'string' },
         'session-timeout-ms': { type: 'string' },
         'max-seconds': { type: 'string' },
+        commit: { type: 'string' },
+        abort: { type: 'string' },
+        'transactional-id': { type: 'string' },
+        until: { type: 'string' },
+        isolation: { type: 'string' },
       },
     });
     return { role, values };
   } catch (e) {
     usage(e instanceof Error ? e.message : String(e));
   }
+}
+
+/** `--until 0:4,1:4,2:2` (read): partition -> offset to read up to. */
+export function untilOption(values: Options): Map<number, number> {
+  const raw = requireOption(values, 'until');
+  const out = new Map<number, number>();
+  for (const item of raw.split(',')) {
+    const [p, o] = item.split(':').map(Number);
+    if (!Number.isInteger(p) || !Number.isInteger(o) || p! < 0 || o! < 0) usage(`--until wants partition:offset,..., got ${raw}`);
+    out.set(p!, o!);
+  }
+  return out;
+}
+
+/** `--isolation read_committed|read_uncommitted` (read), default read_committed. */
+export function isolationOption(values: Options): 'read_committed' | 'read_uncommitted' {
+  const raw = values.isolation ?? 'read_committed';
+  if (raw !== 'read_committed' && raw !== 'read_uncommitted') usage(`--isolation wants read_committed or read_uncommitted, got ${String(raw)}`);
+  return raw;
 }

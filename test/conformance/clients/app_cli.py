@@ -1,6 +1,6 @@
 # The command-line plumbing PROTOCOL.md gives every client-matrix app, shared by the Python apps
 # (confluent_app.py, kcat_app.py, kafka_python_app.py): one JSON object per stdout line, the
-# four roles and their options, and the error line plus exit code 1 for anything a role lets
+# roles and their options, and the error line plus exit code 1 for anything a role lets
 # escape. (The TypeScript apps share app-cli.ts.)
 import argparse
 import json
@@ -37,7 +37,30 @@ def parse_args(argv=None):
     r.add_argument("--bootstrap", required=True)
     r.add_argument("--group", required=True)
     r.add_argument("--instance", required=True)
+    t = sub.add_parser("transact")
+    t.add_argument("--bootstrap", required=True)
+    t.add_argument("--topic", required=True)
+    t.add_argument("--from", dest="start", type=int, required=True)
+    t.add_argument("--commit", type=int, required=True)
+    t.add_argument("--abort", type=int, required=True)
+    t.add_argument("--transactional-id", required=True)
+    t.add_argument("--partitions", type=int, default=3)
+    rd = sub.add_parser("read")
+    rd.add_argument("--bootstrap", required=True)
+    rd.add_argument("--topic", required=True)
+    rd.add_argument("--until", type=parse_until, required=True)
+    rd.add_argument("--isolation", choices=["read_committed", "read_uncommitted"], default="read_committed")
+    rd.add_argument("--max-seconds", type=float, default=60)
     return ap.parse_args(argv)
+
+
+def parse_until(text):
+    """`--until 0:4,1:4,2:2` (read): {partition: offset to read up to}."""
+    out = {}
+    for item in text.split(","):
+        p, o = item.split(":")
+        out[int(p)] = int(o)
+    return out
 
 
 def run(roles, error_line=lambda e: {"event": "error", "name": None, "message": repr(e)}):

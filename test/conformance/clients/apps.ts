@@ -15,6 +15,8 @@ export interface ClientApp {
   describe: boolean;
   /** Can its admin remove a static member by instance id (KIP-345's admin path)? */
   remove: boolean;
+  /** Has it a transactional producer (and a read_committed consumer)? */
+  transactions: boolean;
   /**
    * Does its assignor deal the partitions out in an order the broker chose, one that Kafka takes
    * from a hash map (the members of the JoinGroup answer, the partitions of a Metadata answer)?
@@ -37,7 +39,7 @@ function nodeApp(
   id: string,
   label: string,
   file: string,
-  caps: Pick<ClientApp, 'staticMembership' | 'describe' | 'remove' | 'sessionTimeoutMs' | 'assignmentFollowsBrokerOrder'>,
+  caps: Pick<ClientApp, 'staticMembership' | 'describe' | 'remove' | 'transactions' | 'sessionTimeoutMs' | 'assignmentFollowsBrokerOrder'>,
 ): ClientApp {
   return { id, label, ...caps, resolve: async () => ({ argv: [process.execPath, '--import', 'tsx', here(file)] }) };
 }
@@ -48,7 +50,7 @@ function pythonApp(
   file: string,
   module: string,
   debianPackage: string,
-  caps: Pick<ClientApp, 'staticMembership' | 'describe' | 'remove'>,
+  caps: Pick<ClientApp, 'staticMembership' | 'describe' | 'remove' | 'transactions'>,
   extra?: () => string | undefined,
 ): ClientApp {
   return {
@@ -71,6 +73,7 @@ function javaApp(version: string): ClientApp {
     staticMembership: true,
     describe: true,
     remove: true,
+    transactions: true,
     resolve() {
       resolved ??= new Promise((resolve) => {
         const child = spawn('bash', [here('java/build.sh'), version], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -94,7 +97,7 @@ export const JAVA_CLIENT_VERSIONS = (process.env.KMOCK_MATRIX_JAVA ?? '3.9.1,4.4
 
 export const CLIENT_APPS: ClientApp[] = [
   // Its roundrobin assignor sorts the members but takes the partitions in the Metadata answer's order.
-  nodeApp('kafkajs', 'kafkajs 2.2.4', 'kafkajs-app.ts', { staticMembership: false, describe: true, remove: false, assignmentFollowsBrokerOrder: true }),
+  nodeApp('kafkajs', 'kafkajs 2.2.4', 'kafkajs-app.ts', { staticMembership: false, describe: true, remove: false, transactions: true, assignmentFollowsBrokerOrder: true }),
   // Loading @platformatic/kafka costs 2.5-3 s of CPU: on a loaded 2-core machine a restarted member
   // can take longer than 6 s to rejoin, which would expire its session and make the static restart
   // a rebalance on any broker.
@@ -103,6 +106,7 @@ export const CLIENT_APPS: ClientApp[] = [
     staticMembership: true,
     describe: true,
     remove: false,
+    transactions: true,
     sessionTimeoutMs: 20_000,
     assignmentFollowsBrokerOrder: true,
   }),
@@ -112,14 +116,17 @@ export const CLIENT_APPS: ClientApp[] = [
     staticMembership: true,
     describe: true,
     remove: false,
+    transactions: true,
   }),
-  pythonApp('kcat', 'librdkafka 2.0.2 (kcat)', 'kcat_app.py', 'json', 'kcat', { staticMembership: true, describe: false, remove: false }, () =>
+  pythonApp('kcat', 'librdkafka 2.0.2 (kcat)', 'kcat_app.py', 'json', 'kcat', { staticMembership: true, describe: false, remove: false, transactions: true }, () =>
     commandMissing('kcat', 'kcat'),
   ),
+  // kafka-python 2.0.2 has no transactional (nor idempotent) producer.
   pythonApp('kafka-python', 'kafka-python 2.0.2 (python3-kafka)', 'kafka_python_app.py', 'kafka', 'python3-kafka', {
     staticMembership: false,
     describe: true,
     remove: false,
+    transactions: false,
   }),
   ...JAVA_CLIENT_VERSIONS.map(javaApp),
 ];

@@ -7,6 +7,9 @@
 #                             [--session-timeout-ms S] [--max-seconds M]
 #   confluent_app.py describe --bootstrap B --group G     (AdminClient.list_groups, see describe())
 #   confluent_app.py remove   --bootstrap B --group G --instance ID   (unsupported: exit 2)
+#   confluent_app.py transact --bootstrap B --topic T --from I --commit N --abort M --transactional-id X
+#                             [--partitions P]
+#   confluent_app.py read     --bootstrap B --topic T --until P:O,... [--isolation L] [--max-seconds S]
 #
 # One JSON object per line on stdout, flushed at once; librdkafka logs to stderr.
 import signal
@@ -213,6 +216,94 @@ def consume(args):
 
 
 # ---------------------------------------------------------------------------------------------
+# transact / read
+
+
+def transact(args):
+    conf = {
+        "bootstrap.servers": args.bootstrap,
+        "client.id": "matrix-confluent-txn-producer",
+        "transactional.id": args.transactional_id,
+        "linger.ms": 5,
+        "message.timeout.ms": 30000,
+    }
+    errors = []
+
+    def on_delivery(err, msg):
+        if err is not None:
+            errors.append(err)
+
+    p = Producer(conf)
+    during = ["init"]
+
+    def send(first, count):
+        for i in range(first, first + count):
+            p.produce(args.topic, key=("k%d" % i).encode(), value=("v%d" % i).encode(),
+                      partition=i % args.partitions, on_delivery=on_delivery)
+        # Every record acknowledged (abort_transaction() would purge what is still queued).
+        if p.flush(60) != 0 or errors:
+            raise KafkaException(errors[0] if errors else KafkaError(KafkaError._MSG_TIMED_OUT))
+
+    try:
+        p.init_transactions(30)
+        during[0] = "begin"
+        p.begin_transaction()
+        during[0] = "send"
+        send(args.start, args.commit)
+        during[0] = "commit"
+        p.commit_transaction(30)
+        emit({"event": "committed", "count": args.commit})
+        during[0] = "begin"
+        p.begin_transaction()
+        during[0] = "send"
+        send(args.start + args.commit, args.abort)
+        during[0] = "abort"
+        p.abort_transaction(30)
+        emit({"event": "aborted", "count": args.abort})
+    except KafkaException as e:
+        emit(error_obj("error", e.args[0], during=during[0]))
+        return 1
+    emit({"event": "transacted"})
+    return 0
+
+
+def read(args):
+    """assign()s every partition of --until from the beginning (no group), and reads until each has
+    reported its end (enable.partition.eof) at or past the offset --until gives it."""
+    conf = {
+        "bootstrap.servers": args.bootstrap,
+        "client.id": "matrix-confluent-reader",
+        "group.id": "matrix-confluent-reader",  # required by the client; assign() never joins it
+        "enable.auto.commit": False,
+        "enable.partition.eof": True,
+        "isolation.level": args.isolation,
+        "fetch.wait.max.ms": 100,
+    }
+    c = Consumer(conf)
+    c.assign([TopicPartition(args.topic, p, 0) for p in sorted(args.until)])
+    done = set(p for p, o in args.until.items() if o == 0)
+    deadline = time.time() + args.max_seconds
+    while len(done) < len(args.until) and time.time() < deadline:
+        m = c.poll(0.2)
+        if m is None:
+            continue
+        err = m.error()
+        if err is not None:
+            if err.code() == KafkaError._PARTITION_EOF:
+                if m.offset() >= args.until.get(m.partition(), 0):
+                    done.add(m.partition())
+            else:
+                emit(error_obj("error", err, source="poll"))
+            continue
+        emit({"event": "message", "partition": m.partition(), "offset": m.offset(),
+              "key": None if m.key() is None else m.key().decode("utf-8", "replace"),
+              "value": None if m.value() is None else m.value().decode("utf-8", "replace")})
+    c.close()
+    emit({"event": "read", "complete": len(done) == len(args.until)})
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 # describe / remove
 
 
@@ -271,7 +362,8 @@ def remove(args):
 
 
 def main():
-    return run({"produce": produce, "consume": consume, "describe": describe, "remove": remove})
+    return run({"produce": produce, "consume": consume, "describe": describe, "remove": remove,
+                "transact": transact, "read": read})
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ import {
   ZERO_UUID,
 } from '../../../src/codec/index.js';
 import { ClientProcess, type JsonEvent } from '../../support/clients/processes.js';
+import { logEnds } from '../../support/clients/txn.js';
 import { sleep, waitFor } from '../../support/clients/wait.js';
 import { RawClient } from '../../support/raw-client.js';
 import type { ClientApp } from './apps.js';
@@ -54,7 +55,7 @@ export interface StepResult {
   ms: number;
 }
 
-export const STEPS = ['produce', 'group', 'describe', 'static-restart', 'fence', 'resume', 'leave', 'remove'] as const;
+export const STEPS = ['produce', 'group', 'describe', 'static-restart', 'fence', 'resume', 'leave', 'remove', 'transactions'] as const;
 export type StepName = (typeof STEPS)[number];
 
 export const STEP_TITLES: Record<StepName, string> = {
@@ -66,6 +67,7 @@ export const STEP_TITLES: Record<StepName, string> = {
   resume: 'commit, close all, produce 6 more, a new member reads exactly those 6 (once each)',
   leave: 'one of 3 members closes: one rebalance, the other 2 cover every partition',
   remove: "a dead static member removed by instance id with the client's admin: one rebalance",
+  transactions: 'a transactional producer commits 3 records and aborts 2: what a read_committed consumer reads, the log end and last stable offsets, the producer\'s errors',
 };
 
 export interface AppRun {
@@ -582,6 +584,56 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
         info: { coveredAfterMs: coveredMs },
       };
     }, app.remove ? undefined : `${app.label} cannot remove members by instance id`);
+
+    await step('transactions', async () => {
+      // A topic of its own: 3 committed records (k0-k2, one per partition) in one transaction, then
+      // 2 (k3, k4 to partitions 0 and 1) in a second, acknowledged, then aborted.
+      const txnTopic = `${ns}-txn`;
+      await createTopic(bootstrap, txnTopic, PARTITIONS);
+      const producer = launch('transact', 'transact', [
+        '--topic', txnTopic, '--from', '0', '--commit', '3', '--abort', '2', '--transactional-id', `${ns}-txn-id`, '--partitions', String(PARTITIONS),
+      ]);
+      await producer.waitForExit(WAIT_MS);
+      if (producer.exitCode !== 0 && producer.exitCode !== 1) {
+        throw new Error(`transact exited ${producer.exitCode}: ${JSON.stringify(producer.events[producer.events.length - 1])}`);
+      }
+      // Kafka writes the markers after EndTxn is answered: the offsets once every partition's last
+      // stable offset has caught up with its log end (a broker that never gets there shows where it stayed).
+      const t0 = Date.now();
+      let ends = await logEnds(bootstrap, txnTopic, PARTITIONS);
+      while (ends.stable.some((o, p) => o !== ends.end[p]) && Date.now() - t0 < 15_000) {
+        await sleep(100);
+        ends = await logEnds(bootstrap, txnTopic, PARTITIONS);
+      }
+      const stableAfterMs = Date.now() - t0;
+      // Read under read_committed up to the last stable offsets.
+      const reader = launch('read', 'read', ['--topic', txnTopic, '--until', ends.stable.map((o, p) => `${p}:${o}`).join(','), '--max-seconds', '60']);
+      await reader.waitForExit(WAIT_MS + 30_000);
+      const done = reader.ofType('read')[0];
+      if (reader.exitCode !== 0 || done === undefined) throw new Error(`read failed: ${JSON.stringify(reader.events[reader.events.length - 1])} (exit ${reader.exitCode})`);
+      const perPartition = (a: number[]) => Object.fromEntries(a.map((o, p) => [p, o]));
+      return {
+        outcome: {
+          // What the producer was told: each transaction's end, and every error (with the call it came from).
+          producer: {
+            committed: producer.ofType('committed')[0]?.count ?? null,
+            aborted: producer.ofType('aborted')[0]?.count ?? null,
+            errors: producer.ofType('error').map((e) => `${String(e.during ?? '?')}: ${String(e.name)}`),
+          },
+          // Records and one marker per partition of each transaction: 4/4/2.
+          logEnd: perPartition(ends.end),
+          lastStable: perPartition(ends.stable),
+          // Exactly the committed 3, at the offsets the broker gave them.
+          readCommitted: reader
+            .ofType('message')
+            .map((e) => `${e.partition}@${e.offset}:${e.key}`)
+            .sort(),
+          readComplete: done.complete === true,
+          readErrors: reader.ofType('error').map((e) => String(e.name)),
+        },
+        info: { stableAfterMs },
+      };
+    }, app.transactions ? undefined : `${app.label} has no transactional producer`);
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGKILL', 3000)));
   }

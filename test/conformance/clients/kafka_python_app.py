@@ -8,6 +8,8 @@
 #       --instance: unsupported (exit 2): kafka-python 2.0.2 has no static membership (KIP-345).
 #   kafka_python_app.py describe --bootstrap B --group G
 #   kafka_python_app.py remove   --bootstrap B --group G --instance ID   (unsupported: exit 2)
+#   kafka_python_app.py transact | read   (unsupported: exit 2): kafka-python 2.0.2 has no
+#       transactional producer (nor an idempotent one).
 #
 # One JSON object per line on stdout, flushed at once; kafka-python logs (WARNING and up) to
 # stderr.
@@ -193,9 +195,22 @@ def remove(args):
     return 2
 
 
+def transact(args):
+    emit({"event": "unsupported", "role": "transact",
+          "why": "kafka-python 2.0.2 has no transactional producer (no transactional_id, no idempotence)"})
+    return 2
+
+
+def read(args):
+    emit({"event": "unsupported", "role": "read",
+          "why": "the transactions step needs a transactional producer, which kafka-python 2.0.2 lacks"})
+    return 2
+
+
 def main():
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    roles = {"produce": produce, "consume": consume, "describe": describe, "remove": remove}
+    roles = {"produce": produce, "consume": consume, "describe": describe, "remove": remove,
+             "transact": transact, "read": read}
     return run(roles, error_line=lambda e: error_obj("error", e))
 
 

@@ -13,7 +13,7 @@
 // restart after a crash goes without REBALANCING).
 //
 // Set KMOCK_APP_LOG=debug|info to see more of kafkajs's own log on stderr (default warn).
-import { emit, intOption, parseRole, requireOption, unsupported, usage, type Json } from './app-cli.js';
+import { emit, intOption, isolationOption, parseRole, requireOption, unsupported, untilOption, usage, type Json } from './app-cli.js';
 import {
   AssignerProtocol,
   Kafka,
@@ -279,6 +279,115 @@ async function describe(bootstrap: string, values: Record<string, unknown>): Pro
 }
 
 // ---------------------------------------------------------------------------------------------
+// transact
+
+async function transact(bootstrap: string, values: Record<string, unknown>): Promise<never> {
+  const topic = requireOption(values, 'topic');
+  const from = intOption(values, 'from', 0);
+  const commitCount = intOption(values, 'commit', 0);
+  const abortCount = intOption(values, 'abort', 0);
+  const transactionalId = requireOption(values, 'transactional-id');
+  const partitions = intOption(values, 'partitions', 3);
+  if (partitions < 1) usage('--partitions must be at least 1');
+
+  const kafka = makeKafka(bootstrap, 'matrix-kafkajs-txn-producer');
+  // As kafkajs's documentation has it; retries bounded (the default for an idempotent producer is
+  // unbounded), enough for the CONCURRENT_TRANSACTIONS answers while markers are written.
+  const producer = kafka.producer({
+    transactionalId,
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    retry: { initialRetryTime: 100, retries: 8 },
+  });
+  const records = (first: number, count: number) =>
+    Array.from({ length: count }, (_, k) => ({ key: `k${first + k}`, value: `v${first + k}`, partition: (first + k) % partitions }));
+  let during = 'init';
+  try {
+    await producer.connect();
+    // kafkajs sends InitProducerId at the first transaction(). send() waits for the acks.
+    let txn = await producer.transaction();
+    during = 'send';
+    await txn.send({ topic, acks: -1, messages: records(from, commitCount) });
+    during = 'commit';
+    await txn.commit();
+    emit({ event: 'committed', count: commitCount });
+    during = 'begin';
+    txn = await producer.transaction();
+    during = 'send';
+    await txn.send({ topic, acks: -1, messages: records(from + commitCount, abortCount) });
+    during = 'abort';
+    await txn.abort();
+    emit({ event: 'aborted', count: abortCount });
+  } catch (e) {
+    emit(errorLine(e, { during }));
+    await producer.disconnect().catch(() => undefined);
+    process.exit(1);
+  }
+  await producer.disconnect().catch(() => undefined);
+  emit({ event: 'transacted' });
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// read
+
+async function read(bootstrap: string, values: Record<string, unknown>): Promise<never> {
+  const topic = requireOption(values, 'topic');
+  const until = untilOption(values);
+  const isolation = isolationOption(values);
+  const maxSeconds = intOption(values, 'max-seconds', 60);
+  const kafka = makeKafka(bootstrap, 'matrix-kafkajs-reader');
+  // kafkajs has no assign(): a consumer of a group of its own, automatic commits off.
+  const consumer = kafka.consumer({
+    groupId: `${topic}-reader-${process.pid}-${Date.now()}`,
+    readUncommitted: isolation === 'read_uncommitted',
+    maxWaitTimeInMs: 100,
+    sessionTimeout: 10_000,
+    heartbeatInterval: 1000,
+    allowAutoTopicCreation: false,
+  });
+  // How far the consumer got in each partition: END_BATCH_PROCESS carries the last offset of every
+  // fetched batch, also of one holding only control or aborted records, which it hands to no one.
+  const position = new Map<number, number>();
+  const caughtUp = () => [...until].every(([p, o]) => o === 0 || (position.get(p) ?? 0) >= o);
+  let finish: (complete: boolean) => void = () => undefined;
+  const finished = new Promise<boolean>((resolve) => (finish = resolve));
+  consumer.on(consumer.events.END_BATCH_PROCESS, (e) => {
+    if (e.payload.topic !== topic) return;
+    const next = Number(e.payload.lastOffset) + 1;
+    if (next > (position.get(e.payload.partition) ?? 0)) position.set(e.payload.partition, next);
+    if (caughtUp()) finish(true);
+  });
+  setTimeout(() => finish(false), maxSeconds * 1000).unref();
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ partition, message }) => {
+        emit({
+          event: 'message',
+          partition,
+          offset: Number(message.offset),
+          key: message.key === null ? null : message.key.toString(),
+          value: message.value === null ? null : message.value.toString(),
+        });
+      },
+    });
+    if (caughtUp()) finish(true);
+  } catch (e) {
+    emit(errorLine(e));
+    await consumer.disconnect().catch(() => undefined);
+    process.exit(1);
+  }
+  const complete = await finished;
+  await consumer.disconnect().catch(() => undefined);
+  emit({ event: 'read', complete });
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   const { role, values } = parseRole(process.argv.slice(2));
@@ -293,8 +402,12 @@ async function main(): Promise<void> {
       return consume(bootstrap, values);
     case 'describe':
       return describe(bootstrap, values);
+    case 'transact':
+      return transact(bootstrap, values);
+    case 'read':
+      return read(bootstrap, values);
     default:
-      usage(`unknown role ${String(role)} (want produce, consume, describe or remove)`);
+      usage(`unknown role ${String(role)} (want produce, consume, describe, remove, transact or read)`);
   }
 }
 

@@ -9,6 +9,12 @@
 #                        [--session-timeout-ms S] [--max-seconds M]
 #       `kcat -G G -J T` (the balanced KafkaConsumer); see consume() for how its output is read.
 #   kcat_app.py describe | remove   -> unsupported (exit 2): kcat has no group admin commands.
+#   kcat_app.py transact --bootstrap B --topic T --from I --commit N --abort M --transactional-id X
+#                        [--partitions P]
+#       `kcat -P -p <partition> -X transactional.id=X`: one transaction per partition (kcat -P
+#       writes to one partition), see transact().
+#   kcat_app.py read --bootstrap B --topic T --until P:O,... [--isolation L] [--max-seconds S]
+#       `kcat -C -o beginning -e -J -X isolation.level=L`.
 #
 # One JSON object per line on stdout, flushed at once; kcat's own lines go to stderr.
 import json
@@ -18,6 +24,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 KCAT = os.environ.get("KCAT", "kcat")
 
@@ -291,6 +298,118 @@ def consume(args):
 
 
 # ---------------------------------------------------------------------------------------------
+# transact / read
+#
+# kcat -P with transactional.id: init_transactions() and begin_transaction() at start, every input
+# line produced in that one transaction, commit_transaction() at the end of the input ("%
+# Transaction successfully committed"), or abort_transaction() when it gets SIGTERM/SIGINT
+# ("Aborting transaction due to termination signal"). It writes to one partition (-p), so each
+# partition's records are one transaction of their own: the log is the same as with one
+# transaction over the partitions (each partition gets its records and one marker).
+#
+# To abort, the records must have been produced first, with the input still open: kcat reads its
+# input with fread() through a stdio buffer (4096 bytes on a pipe) and produces nothing before the
+# buffer is full or the input ends. So the lines are padded with empty lines (which kcat skips) to
+# exactly 4096 bytes, the app waits until a read_uncommitted kcat sees them in the partition, then
+# sends SIGTERM and closes the input.
+
+STDIO_BUFFER = 4096
+
+
+def kcat_producer_argv(args, partition):
+    return [KCAT, "-b", args.bootstrap, "-P", "-t", args.topic, "-p", str(partition), "-K", "\\t",
+            "-X", "client.id=matrix-kcat-txn-producer",
+            "-X", "transactional.id=%s" % args.transactional_id,
+            "-X", "message.timeout.ms=30000", "-X", "linger.ms=5"]
+
+
+def kcat_error(text, during, partition):
+    lines = [l for l in text.splitlines() if "ERROR" in l or "Delivery failed" in l]
+    message = lines[0] if lines else text.strip().splitlines()[-1] if text.strip() else "kcat failed"
+    return {"event": "error", "name": name_from_text(message), "message": message, "during": during,
+            "partition": partition}
+
+
+def keys_in_partition(args, partition):
+    r = subprocess.run([KCAT, "-b", args.bootstrap, "-C", "-t", args.topic, "-p", str(partition), "-o", "beginning",
+                        "-e", "-q", "-X", "isolation.level=read_uncommitted", "-f", "%k\\n"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, preexec_fn=die_with_parent)
+    return set(r.stdout.decode("utf-8", "replace").split())
+
+
+def transact(args):
+    def by_partition(first, count):
+        out = {}
+        for i in range(first, first + count):
+            out.setdefault(i % args.partitions, []).append(i)
+        return out
+
+    for partition, ids in sorted(by_partition(args.start, args.commit).items()):
+        data = "".join("k%d\tv%d\n" % (i, i) for i in ids)
+        r = subprocess.run(kcat_producer_argv(args, partition), input=data.encode(), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=120, preexec_fn=die_with_parent)
+        err = r.stderr.decode("utf-8", "replace")
+        sys.stderr.write(err)
+        if r.returncode != 0 or "Transaction successfully committed" not in err:
+            emit(kcat_error(err, "commit", partition))
+            return 1
+    emit({"event": "committed", "count": args.commit})
+
+    for partition, ids in sorted(by_partition(args.start + args.commit, args.abort).items()):
+        data = "".join("k%d\tv%d\n" % (i, i) for i in ids)
+        if len(data) > STDIO_BUFFER:
+            emit({"event": "error", "name": None, "message": "too many records to abort with kcat", "during": "send"})
+            return 1
+        proc = subprocess.Popen(kcat_producer_argv(args, partition), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, preexec_fn=die_with_parent)
+        try:
+            proc.stdin.write((data + "\n" * (STDIO_BUFFER - len(data))).encode())
+            proc.stdin.flush()
+            wanted = set("k%d" % i for i in ids)
+            deadline = time.time() + 60
+            while not wanted <= keys_in_partition(args, partition):
+                if proc.poll() is not None or time.time() > deadline:
+                    break
+                time.sleep(0.1)
+            proc.send_signal(signal.SIGTERM)
+            proc.stdin.close()
+            err = proc.stderr.read()
+            proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        err = err.decode("utf-8", "replace")
+        sys.stderr.write(err)
+        if proc.returncode != 0 or "Aborting transaction due to termination signal" not in err:
+            emit(kcat_error(err, "abort", partition))
+            return 1
+    emit({"event": "aborted", "count": args.abort})
+    emit({"event": "transacted"})
+    return 0
+
+
+def read(args):
+    argv = [KCAT, "-b", args.bootstrap, "-C", "-t", args.topic, "-o", "beginning", "-e", "-J", "-q",
+            "-X", "client.id=matrix-kcat-reader", "-X", "isolation.level=%s" % args.isolation]
+    try:
+        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=args.max_seconds,
+                           preexec_fn=die_with_parent)
+    except subprocess.TimeoutExpired:
+        emit({"event": "read", "complete": False})
+        return 0
+    sys.stderr.write(r.stderr.decode("utf-8", "replace"))
+    for line in r.stdout.decode("utf-8", "replace").splitlines():
+        try:
+            m = json.loads(line)
+        except ValueError:
+            continue
+        emit({"event": "message", "partition": m["partition"], "offset": m["offset"], "key": m.get("key"),
+              "value": m.get("payload")})
+    emit({"event": "read", "complete": r.returncode == 0})
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 # describe / remove
 
 
@@ -305,7 +424,8 @@ def remove(args):
 
 
 def main():
-    return run({"produce": produce, "consume": consume, "describe": describe, "remove": remove})
+    return run({"produce": produce, "consume": consume, "describe": describe, "remove": remove,
+                "transact": transact, "read": read})
 
 
 if __name__ == "__main__":

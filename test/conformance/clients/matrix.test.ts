@@ -14,6 +14,7 @@ const app: ClientApp = {
   staticMembership: false,
   describe: false,
   remove: false,
+  transactions: true,
   resolve: async () => ({ argv: ['false'] }),
 };
 
@@ -46,7 +47,7 @@ function failFrom(name: StepName, message = 'timed out after 60000 ms waiting fo
 describe('client matrix comparison', () => {
   it('passes equal outcomes, with the steps the client cannot do as n/a', () => {
     const c = compareRuns(app, run('kmock'), run('kafka-3.9.1'));
-    expect(c.steps.map((s) => s.verdict)).toEqual(['agree', 'agree', 'n/a', 'n/a', 'n/a', 'agree', 'agree', 'n/a']);
+    expect(c.steps.map((s) => s.verdict)).toEqual(['agree', 'agree', 'n/a', 'n/a', 'n/a', 'agree', 'agree', 'n/a', 'agree']);
     expect(matrixFails(c, false)).toBe(false);
     expect(matrixVerdict(c)).toBe('agree');
   });
@@ -76,7 +77,7 @@ describe('client matrix comparison', () => {
     expect(v.describe).toBe('n/a');
     expect(v.remove).toBe('n/a');
     expect(matrixFails(c, false)).toBe(true);
-    expect(matrixVerdict(c)).toBe('FAILED (differ: group; not run: resume,leave)');
+    expect(matrixVerdict(c)).toBe('FAILED (differ: group; not run: resume,leave,transactions)');
   });
 
   it('fails a step that failed on both brokers, even with the same message, as "both failed"', () => {
@@ -86,7 +87,7 @@ describe('client matrix comparison', () => {
     expect(v.leave).toBe('not run');
     expect(v.produce).toBe('agree');
     expect(matrixFails(c, false)).toBe(true);
-    expect(matrixVerdict(c)).toBe('FAILED (both failed: resume; not run: leave)');
+    expect(matrixVerdict(c)).toBe('FAILED (both failed: resume; not run: leave,transactions)');
   });
 
   it('fails a step skipped on one broker only (the client could not do it there)', () => {

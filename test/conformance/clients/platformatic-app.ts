@@ -23,7 +23,7 @@
 //   member, which Kafka treats as leaving: unlike Java/librdkafka, a closed static member leaves.
 //
 // Set DEBUG=plt:kafka:* to see the client's own debug log on stderr.
-import { emit, intOption, parseRole, requireOption, unsupported, usage, type Json } from './app-cli.js';
+import { emit, intOption, isolationOption, parseRole, requireOption, unsupported, untilOption, usage, type Json } from './app-cli.js';
 import type { GroupAssignment, Message, MessagesStream } from '@platformatic/kafka';
 
 // Loading the client costs seconds of CPU (it compiles its option schemas at import time), so it
@@ -287,6 +287,110 @@ async function consume(bootstrap: string, values: Record<string, unknown>): Prom
 }
 
 // ---------------------------------------------------------------------------------------------
+// transact
+
+async function transact(bootstrap: string, values: Record<string, unknown>): Promise<never> {
+  const topic = requireOption(values, 'topic');
+  const from = intOption(values, 'from', 0);
+  const commitCount = intOption(values, 'commit', 0);
+  const abortCount = intOption(values, 'abort', 0);
+  const transactionalId = requireOption(values, 'transactional-id');
+  const partitions = intOption(values, 'partitions', 3);
+  if (partitions < 1) usage('--partitions must be at least 1');
+
+  // Transactions want an idempotent producer (beginTransaction() refuses any other).
+  const producer = new pk.Producer({
+    clientId: 'matrix-platformatic-txn-producer',
+    bootstrapBrokers: [bootstrap],
+    serializers: pk.stringSerializers,
+    idempotent: true,
+    transactionalId,
+    acks: pk.ProduceAcks.ALL,
+  });
+  const records = (first: number, count: number) =>
+    Array.from({ length: count }, (_, k) => ({ topic, key: `k${first + k}`, value: `v${first + k}`, partition: (first + k) % partitions }));
+  let during = 'begin';
+  try {
+    // The first beginTransaction() finds the coordinator and sends InitProducerId; send() waits for the acks.
+    let txn = await producer.beginTransaction();
+    during = 'send';
+    await txn.send({ messages: records(from, commitCount) });
+    during = 'commit';
+    await txn.commit();
+    emit({ event: 'committed', count: commitCount });
+    during = 'begin';
+    txn = await producer.beginTransaction();
+    during = 'send';
+    await txn.send({ messages: records(from + commitCount, abortCount) });
+    during = 'abort';
+    await txn.abort();
+    emit({ event: 'aborted', count: abortCount });
+  } catch (e) {
+    emit(errorLine(e, { during }));
+    await producer.close().catch(() => undefined);
+    process.exit(1);
+  }
+  await producer.close().catch(() => undefined);
+  emit({ event: 'transacted' });
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// read
+
+async function read(bootstrap: string, values: Record<string, unknown>): Promise<never> {
+  const topic = requireOption(values, 'topic');
+  const until = untilOption(values);
+  const isolation = isolationOption(values);
+  const maxSeconds = intOption(values, 'max-seconds', 60);
+  // consume() wants a group: one of its own, automatic commits off.
+  const consumer = new pk.Consumer({
+    clientId: 'matrix-platformatic-reader',
+    bootstrapBrokers: [bootstrap],
+    groupId: `${topic}-reader-${process.pid}-${Date.now()}`,
+    deserializers: pk.stringDeserializers,
+    autocommit: false,
+    maxWaitTime: 100,
+    isolationLevel: isolation === 'read_committed' ? pk.FetchIsolationLevels.READ_COMMITTED : pk.FetchIsolationLevels.READ_UNCOMMITTED,
+  });
+  /** close(true): closes the streams first; errors ignored. */
+  const forceClose = (): Promise<void> => new Promise<void>((resolve) => consumer.close(true, () => resolve()));
+  let stream: MessagesStream<string, string, string, string> | null = null;
+  // The stream's next fetch offset per partition: past the last batch of every fetch, control
+  // batches and filtered (aborted) ones included.
+  const caughtUp = () => stream !== null && [...until].every(([p, o]) => o === 0 || (stream!.offsetsToFetch.get(`${topic}:${p}`) ?? 0n) >= BigInt(o));
+  let finish: (complete: boolean) => void = () => undefined;
+  const finished = new Promise<boolean>((resolve) => (finish = resolve));
+  setTimeout(() => finish(false), maxSeconds * 1000).unref();
+  try {
+    stream = await consumer.consume({ topics: [topic], mode: 'earliest', autocommit: false });
+    stream.on('data', (m: Message<string, string, string, string>) => {
+      emit({ event: 'message', partition: m.partition, offset: Number(m.offset), key: m.key ?? null, value: m.value ?? null });
+    });
+    stream.on('fetch', () => {
+      // 'fetch' comes once the records of a Fetch have been pushed; 'data' handlers run as they
+      // are read, so let the stream hand them out first.
+      setImmediate(() => {
+        if (caughtUp()) finish(true);
+      });
+    });
+    stream.on('error', (e: unknown) => {
+      emit(errorLine(e));
+      finish(false);
+    });
+  } catch (e) {
+    emit(errorLine(e));
+    await forceClose();
+    process.exit(1);
+  }
+  const complete = await finished;
+  await stream?.close().catch(() => undefined);
+  await forceClose();
+  emit({ event: 'read', complete });
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // describe
 
 /** The client upper-cases the state Kafka sends ("PreparingRebalance" -> "PREPARINGREBALANCE"). */
@@ -360,8 +464,12 @@ async function main(): Promise<void> {
       return consume(bootstrap, values);
     case 'describe':
       return describe(bootstrap, values);
+    case 'transact':
+      return transact(bootstrap, values);
+    case 'read':
+      return read(bootstrap, values);
     default:
-      usage(`unknown role ${String(role)} (want produce, consume, describe or remove)`);
+      usage(`unknown role ${String(role)} (want produce, consume, describe, remove, transact or read)`);
   }
 }
 

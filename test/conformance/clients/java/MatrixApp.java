@@ -8,6 +8,9 @@
 //                               [--session-timeout-ms S] [--max-seconds M]
 //   java ... MatrixApp describe --bootstrap H:P --group G [--topic T]
 //   java ... MatrixApp remove   --bootstrap H:P --group G --instance ID
+//   java ... MatrixApp transact --bootstrap H:P --topic T --from I --commit N --abort M --transactional-id X
+//                               [--partitions P]
+//   java ... MatrixApp read     --bootstrap H:P --topic T --until P:O,... [--isolation L] [--max-seconds S]
 //   java ... MatrixApp warmup   (build.sh only: loads the client's classes for the CDS archive)
 //
 // stdout carries the JSON lines and nothing else: System.out is pointed at stderr before any
@@ -241,6 +244,8 @@ public final class MatrixApp {
         case "consume": code = consume(args); break;
         case "describe": code = describe(args); break;
         case "remove": code = remove(args); break;
+        case "transact": code = transact(args); break;
+        case "read": code = read(args); break;
         case "warmup": code = warmup(args); break;
         default:
           event("unsupported").put("role", role).put("why", "unknown role").print();
@@ -551,6 +556,106 @@ public final class MatrixApp {
       errorLine("error", e).print();
       return 1;
     }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // transact
+  // ---------------------------------------------------------------------------------------------
+
+  static int transact(Args args) {
+    String topic = args.get("topic");
+    int from = args.getInt("from");
+    int commit = args.getInt("commit");
+    int abort = args.getInt("abort");
+    int partitions = args.getInt("partitions", 3);
+    Properties p = common(args);
+    p.put(ProducerConfig.CLIENT_ID_CONFIG, "matrix-java-txn-producer");
+    p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, args.get("transactional-id"));
+    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    String during = "init";
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+      try {
+        producer.initTransactions();
+        for (int round = 0; round < 2; round++) {
+          int first = round == 0 ? from : from + commit;
+          int count = round == 0 ? commit : abort;
+          during = "begin";
+          producer.beginTransaction();
+          during = "send";
+          List<Future<RecordMetadata>> acks = new ArrayList<>(count);
+          for (int i = first; i < first + count; i++) {
+            acks.add(producer.send(new ProducerRecord<>(topic, i % partitions,
+                ("k" + i).getBytes(StandardCharsets.UTF_8), ("v" + i).getBytes(StandardCharsets.UTF_8))));
+          }
+          // Every record acknowledged (abortTransaction() would drop what is still queued).
+          producer.flush();
+          for (Future<RecordMetadata> f : acks) f.get();
+          if (round == 0) {
+            during = "commit";
+            producer.commitTransaction();
+            event("committed").put("count", count).print();
+          } else {
+            during = "abort";
+            producer.abortTransaction();
+            event("aborted").put("count", count).print();
+          }
+        }
+      } catch (Exception e) {
+        errorLine("error", e).put("during", during).print();
+        return 1;
+      }
+    }
+    event("transacted").print();
+    return 0;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // read
+  // ---------------------------------------------------------------------------------------------
+
+  static int read(Args args) {
+    String topic = args.get("topic");
+    Map<TopicPartition, Long> until = new HashMap<>();
+    for (String item : args.get("until").split(",")) {
+      String[] po = item.split(":");
+      until.put(new TopicPartition(topic, Integer.parseInt(po[0])), Long.parseLong(po[1]));
+    }
+    long deadline = System.currentTimeMillis() + 1000L * args.getInt("max-seconds", 60);
+    Properties p = common(args);
+    p.put(ConsumerConfig.CLIENT_ID_CONFIG, "matrix-java-reader");
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, args.get("isolation", "read_committed"));
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "100");
+    p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    boolean complete = false;
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
+      consumer.assign(until.keySet());
+      consumer.seekToBeginning(until.keySet());
+      while (System.currentTimeMillis() < deadline) {
+        // position(): the next offset to fetch, past control and aborted batches too.
+        boolean done = true;
+        for (Map.Entry<TopicPartition, Long> e : until.entrySet()) {
+          if (consumer.position(e.getKey()) < e.getValue()) done = false;
+        }
+        if (done) {
+          complete = true;
+          break;
+        }
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          event("message").put("partition", r.partition()).put("offset", r.offset())
+              .put("key", r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8))
+              .put("value", r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8))
+              .print();
+        }
+      }
+    } catch (Exception e) {
+      errorLine("error", e).print();
+      return 1;
+    }
+    event("read").put("complete", complete).print();
+    return 0;
   }
 
   // ---------------------------------------------------------------------------------------------
