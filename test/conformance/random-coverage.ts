@@ -1,6 +1,8 @@
 // What the random sequences explored, from their transcripts: answers by API and error code,
 // group states seen in DescribeGroups answers, how many sequences formed a group of two or more
-// members, successful SyncGroups, rebalances completed. A generator that stops exploring (every
+// members, successful SyncGroups, rebalances completed; for the transactional sequences
+// (random-txn.ts) commits, aborts, fencings, transactional writes and offset commits, the
+// transaction states seen. A generator that stops exploring (every
 // answer UNKNOWN_MEMBER_ID, groups that never form) shows here, and `coverageFailures` turns a
 // floor into failures a run can exit on.
 import type { Json, JsonObject, TranscriptEvent } from './runner.js';
@@ -8,8 +10,41 @@ import type { RandomResult } from './report.js';
 
 import { errorName } from '../../src/codec/index.js';
 
+/** What the transactional sequences (random-txn.ts) explored, from the reference's transcripts. */
+export interface TxnCoverage {
+  sequences: number;
+  answers: number;
+  /** Answers with an error code (top level or nested). */
+  errors: number;
+  /** EndTxn commits / aborts answered NONE. */
+  commits: number;
+  aborts: number;
+  /** Transactional Produce answered NONE. */
+  produced: number;
+  /** TxnOffsetCommit answered NONE. */
+  offsetCommits: number;
+  /** Answers PRODUCER_FENCED or INVALID_PRODUCER_EPOCH. */
+  fenced: number;
+  /** Answers CONCURRENT_TRANSACTIONS (a fencing InitProducerId). */
+  concurrent: number;
+  /** OffsetFetch partitions answered UNSTABLE_OFFSET_COMMIT. */
+  unstable: number;
+  /** read_committed Fetch answers listing an aborted transaction. */
+  abortedInFetch: number;
+  /** Transaction state (DescribeTransactions, ListTransactions) → number of sequences that saw it. */
+  states: Record<string, number>;
+  /** Sequences with a commit, with a CompleteAbort (an EndTxn abort or a fencing), with a fenced answer. */
+  withCommit: number;
+  withAbort: number;
+  withFence: number;
+}
+
 export interface RandomCoverage {
   sequences: number;
+  /** Group sequences (the group floor is about these) and their answers. */
+  groupSequences: number;
+  groupAnswers: number;
+  txn: TxnCoverage;
   /** Answers (response events) in all transcripts looked at. */
   answers: number;
   /** API name → error code name → count (an answer's code: its top-level error, else its first nested one). */
@@ -49,7 +84,7 @@ export function answerCode(response: Json | undefined): number {
     if (Array.isArray(x)) x.forEach(walk);
     else if (x !== null && typeof x === 'object') {
       for (const [k, v] of Object.entries(x)) {
-        if (k === 'errorCode' && typeof v === 'number' && v !== 0) {
+        if ((k === 'errorCode' || k === 'partitionErrorCode') && typeof v === 'number' && v !== 0) {
           found = v;
           return;
         }
@@ -67,9 +102,54 @@ function transcriptOf(r: RandomResult): TranscriptEvent[] {
   return (b ?? a).events;
 }
 
-export function computeCoverage(results: RandomResult[]): RandomCoverage {
+const FENCED_CODES = new Set([47, 90]);
+
+function txnCoverage(results: RandomResult[]): TxnCoverage {
+  const t: TxnCoverage = { sequences: results.length, answers: 0, errors: 0, commits: 0, aborts: 0, produced: 0, offsetCommits: 0, fenced: 0, concurrent: 0, unstable: 0, abortedInFetch: 0, states: {}, withCommit: 0, withAbort: 0, withFence: 0 };
+  for (const r of results) {
+    const states = new Set<string>();
+    let committed = false;
+    let fenced = false;
+    for (const e of transcriptOf(r)) {
+      if (e.kind !== 'response' || e.api === undefined) continue;
+      t.answers++;
+      const code = answerCode(e.response);
+      if (code !== 0) t.errors++;
+      if (FENCED_CODES.has(code)) {
+        t.fenced++;
+        fenced = true;
+      }
+      if (code === 51) t.concurrent++;
+      const res = e.response as JsonObject;
+      const req = e.request as JsonObject | undefined;
+      if (e.api === 'EndTxn' && code === 0) {
+        if (req?.committed === true) {
+          t.commits++;
+          committed = true;
+        } else t.aborts++;
+      }
+      if (e.api === 'Produce' && code === 0 && req?.transactionalId !== null) t.produced++;
+      if (e.api === 'TxnOffsetCommit' && code === 0) t.offsetCommits++;
+      if (e.api === 'OffsetFetch') t.unstable += JSON.stringify(res).split('"errorCode":88').length - 1;
+      if (e.api === 'Fetch' && req?.isolationLevel === 1 && /"abortedTransactions":\[\{/.test(JSON.stringify(res))) t.abortedInFetch++;
+      const list = e.api === 'DescribeTransactions' || e.api === 'ListTransactions' ? res.transactionStates : undefined;
+      if (Array.isArray(list)) for (const x of list as JsonObject[]) if (typeof x.transactionState === 'string' && (x.errorCode ?? 0) === 0) states.add(x.transactionState);
+    }
+    for (const st of states) t.states[st] = (t.states[st] ?? 0) + 1;
+    if (committed) t.withCommit++;
+    if (states.has('CompleteAbort')) t.withAbort++;
+    if (fenced) t.withFence++;
+  }
+  return t;
+}
+
+export function computeCoverage(all: RandomResult[]): RandomCoverage {
+  const results = all.filter((r) => r.sequence.txn === undefined);
   const cov: RandomCoverage = {
-    sequences: results.length,
+    sequences: all.length,
+    groupSequences: results.length,
+    groupAnswers: 0,
+    txn: txnCoverage(all.filter((r) => r.sequence.txn !== undefined)),
     answers: 0,
     byApi: {},
     byCode: {},
@@ -133,6 +213,21 @@ export function computeCoverage(results: RandomResult[]): RandomCoverage {
     cov.rebalances += gens.size;
     cov.stableGenerations += synced.size;
   }
+  cov.groupAnswers = cov.answers;
+  // The transactional sequences' answers join the table by API and code.
+  for (const r of all) {
+    if (r.sequence.txn === undefined) continue;
+    for (const e of transcriptOf(r)) {
+      if (e.kind === 'not-sent') cov.notSent++;
+      if (e.kind === 'no-response') cov.noResponse++;
+      if (e.kind !== 'response' || e.api === undefined) continue;
+      cov.answers++;
+      const name = errorName(answerCode(e.response));
+      const api = (cov.byApi[e.api] ??= {});
+      api[name] = (api[name] ?? 0) + 1;
+      cov.byCode[name] = (cov.byCode[name] ?? 0) + 1;
+    }
+  }
   return cov;
 }
 
@@ -145,6 +240,18 @@ export interface CoverageFloor {
   minSyncsPerSequence: number;
   /** Group states every run of ≥ 20 sequences must reach (default Empty, PreparingRebalance, CompletingRebalance, Stable). */
   states: string[];
+  /** Transactional sequences: minimum shares of sequences that commit, that see a CompleteAbort, that get fenced. */
+  minTxnCommitShare: number;
+  minTxnAbortShare: number;
+  minTxnFenceShare: number;
+  /** Minimum successful transactional Produce per transactional sequence. */
+  minTxnProducesPerSequence: number;
+  /** Maximum share of the transactional sequences' answers that are errors (mistakes are a minority). */
+  maxTxnErrorShare: number;
+  /** Transaction states every run of ≥ 10 transactional sequences must show (DescribeTransactions, ListTransactions). */
+  txnStates: string[];
+  /** A run of ≥ 10 transactional sequences must see these at least once: UNSTABLE_OFFSET_COMMIT, a read_committed Fetch with an aborted transaction, a TxnOffsetCommit. */
+  txnRare: boolean;
 }
 
 export const DEFAULT_COVERAGE_FLOOR: CoverageFloor = {
@@ -152,22 +259,49 @@ export const DEFAULT_COVERAGE_FLOOR: CoverageFloor = {
   maxUnknownMemberShare: 0.25,
   minSyncsPerSequence: 1,
   states: ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable'],
+  minTxnCommitShare: 0.6,
+  minTxnAbortShare: 0.3,
+  minTxnFenceShare: 0.2,
+  minTxnProducesPerSequence: 2,
+  maxTxnErrorShare: 0.4,
+  txnStates: ['Empty', 'Ongoing', 'CompleteCommit', 'CompleteAbort'],
+  txnRare: true,
 };
 
 /** Why the coverage is below the floor (empty when it is not): a run can fail on these. */
 export function coverageFailures(cov: RandomCoverage, floor: Partial<CoverageFloor> = {}): string[] {
   const f = { ...DEFAULT_COVERAGE_FLOOR, ...floor };
   const out: string[] = [];
-  if (cov.sequences === 0) return out;
-  const formed = cov.formedGroup2 / cov.sequences;
-  if (formed < f.minFormedGroup2Share) out.push(`only ${pct(formed)} of the sequences formed a group of ≥ 2 members (floor ${pct(f.minFormedGroup2Share)})`);
-  const unknown = cov.answers === 0 ? 0 : (cov.byCode.UNKNOWN_MEMBER_ID ?? 0) / cov.answers;
-  if (unknown > f.maxUnknownMemberShare) out.push(`${pct(unknown)} of the answers are UNKNOWN_MEMBER_ID (ceiling ${pct(f.maxUnknownMemberShare)})`);
-  const syncs = cov.successfulSyncs / cov.sequences;
-  if (syncs < f.minSyncsPerSequence) out.push(`${syncs.toFixed(2)} successful SyncGroups per sequence (floor ${f.minSyncsPerSequence})`);
-  if (cov.sequences >= 20) {
-    const missing = f.states.filter((s) => (cov.states[s] ?? 0) === 0);
-    if (missing.length > 0) out.push(`group states never seen in a DescribeGroups answer: ${missing.join(', ')}`);
+  if (cov.groupSequences > 0) {
+    const formed = cov.formedGroup2 / cov.groupSequences;
+    if (formed < f.minFormedGroup2Share) out.push(`only ${pct(formed)} of the sequences formed a group of ≥ 2 members (floor ${pct(f.minFormedGroup2Share)})`);
+    const unknown = cov.groupAnswers === 0 ? 0 : (cov.byCode.UNKNOWN_MEMBER_ID ?? 0) / cov.groupAnswers;
+    if (unknown > f.maxUnknownMemberShare) out.push(`${pct(unknown)} of the answers are UNKNOWN_MEMBER_ID (ceiling ${pct(f.maxUnknownMemberShare)})`);
+    const syncs = cov.successfulSyncs / cov.groupSequences;
+    if (syncs < f.minSyncsPerSequence) out.push(`${syncs.toFixed(2)} successful SyncGroups per sequence (floor ${f.minSyncsPerSequence})`);
+    if (cov.groupSequences >= 20) {
+      const missing = f.states.filter((s) => (cov.states[s] ?? 0) === 0);
+      if (missing.length > 0) out.push(`group states never seen in a DescribeGroups answer: ${missing.join(', ')}`);
+    }
+  }
+  const t = cov.txn;
+  if (t.sequences > 0) {
+    const share = (n: number) => n / t.sequences;
+    if (share(t.withCommit) < f.minTxnCommitShare) out.push(`only ${pct(share(t.withCommit))} of the transactional sequences committed a transaction (floor ${pct(f.minTxnCommitShare)})`);
+    if (share(t.withAbort) < f.minTxnAbortShare) out.push(`only ${pct(share(t.withAbort))} of the transactional sequences saw a transaction aborted (floor ${pct(f.minTxnAbortShare)})`);
+    if (share(t.withFence) < f.minTxnFenceShare) out.push(`only ${pct(share(t.withFence))} of the transactional sequences saw a producer fenced (floor ${pct(f.minTxnFenceShare)})`);
+    if (share(t.produced) < f.minTxnProducesPerSequence) out.push(`${share(t.produced).toFixed(2)} transactional Produce answered NONE per sequence (floor ${f.minTxnProducesPerSequence})`);
+    const errors = t.answers === 0 ? 1 : t.errors / t.answers;
+    if (errors > f.maxTxnErrorShare) out.push(`${pct(errors)} of the transactional sequences' answers are errors (ceiling ${pct(f.maxTxnErrorShare)})`);
+    if (t.sequences >= 10) {
+      const missing = f.txnStates.filter((s) => (t.states[s] ?? 0) === 0);
+      if (missing.length > 0) out.push(`transaction states never seen: ${missing.join(', ')}`);
+      if (f.txnRare) {
+        if (t.unstable === 0) out.push('no OffsetFetch answered UNSTABLE_OFFSET_COMMIT');
+        if (t.abortedInFetch === 0) out.push('no read_committed Fetch listed an aborted transaction');
+        if (t.offsetCommits === 0) out.push('no TxnOffsetCommit answered NONE');
+      }
+    }
   }
   return out;
 }
@@ -179,7 +313,7 @@ export function renderCoverage(results: RandomResult[], floor: Partial<CoverageF
   const cov = computeCoverage(results);
   const out: string[] = ['## Random sequence coverage', ''];
   if (cov.sequences === 0) return [...out, 'No random sequences ran.', ''].join('\n');
-  const unknown = cov.answers === 0 ? 0 : (cov.byCode.UNKNOWN_MEMBER_ID ?? 0) / cov.answers;
+  const unknown = cov.groupAnswers === 0 ? 0 : (cov.byCode.UNKNOWN_MEMBER_ID ?? 0) / cov.groupAnswers;
   out.push(
     `${cov.sequences} sequences (${cov.staticMembers} static and ${cov.dynamicMembers} dynamic members, ${cov.withExpiry} with a session expiry), ${cov.answers} answers (${pct(unknown)} UNKNOWN_MEMBER_ID); ` +
       `${cov.formedGroup2} sequences (${pct(cov.formedGroup2 / cov.sequences)}) formed a group of ≥ 2 members; ${cov.successfulSyncs} successful SyncGroups; ` +
@@ -188,6 +322,15 @@ export function renderCoverage(results: RandomResult[], floor: Partial<CoverageF
   out.push('');
   out.push(`Largest group per sequence: ${Object.entries(cov.largestGroup).sort((a, b) => Number(a[0]) - Number(b[0])).map(([n, k]) => `${n} members: ${k}`).join(', ')}.`);
   out.push(`Group states seen (sequences): ${Object.entries(cov.states).map(([s, n]) => `${s} ${n}`).join(', ') || 'none'}.`);
+  const t = cov.txn;
+  if (t.sequences > 0) {
+    out.push('');
+    out.push(
+      `Transactional sequences: ${t.sequences}, ${t.answers} answers (${pct(t.answers === 0 ? 0 : t.errors / t.answers)} errors); ${t.commits} commits and ${t.aborts} aborts answered NONE (${t.withCommit} sequences committed, ${t.withAbort} saw a CompleteAbort); ` +
+        `${t.produced} transactional Produce and ${t.offsetCommits} TxnOffsetCommit answered NONE; ${t.fenced} fenced answers (in ${t.withFence} sequences), ${t.concurrent} CONCURRENT_TRANSACTIONS, ${t.unstable} UNSTABLE_OFFSET_COMMIT partitions, ${t.abortedInFetch} read_committed fetches listing an aborted transaction. ` +
+        `Transaction states seen (sequences): ${Object.entries(t.states).map(([s, n]) => `${s} ${n}`).join(', ') || 'none'}.`,
+    );
+  }
   out.push('');
   const codes = Object.entries(cov.byCode).sort((a, b) => b[1] - a[1]).map(([c]) => c);
   out.push(`| API | ${codes.join(' | ')} |`);

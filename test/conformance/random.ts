@@ -49,6 +49,9 @@
 import type { Ctx, Scenario, SendStep, Step, Transcript } from './runner.js';
 import { INITIAL_DELAY, commit, createTopic, describeGroups, fetchOffsets, heartbeat, join, leave, send, subscription, sync } from './scenarios/dsl.js';
 import { encodeBatch } from '../../src/codec/records/index.js';
+import { TXN_SEED_BASE, generateTxn, toTxnScenario, txnScenarioSource, type TxnAction, type TxnPlan, type TxnSequenceShape } from './random-txn.js';
+
+export { TXN_SEED_BASE };
 
 /** mulberry32: small, fast, good enough for test generation. */
 export function prng(seed: number): () => number {
@@ -80,7 +83,10 @@ export type IdChoice = 'own' | 'old' | 'other' | 'bogus' | 'empty';
 export type GenChoice = 'own' | 'next' | 'prev' | 'minus';
 export type InstanceChoice = 'own' | 'none' | 'bogus';
 
-export type Action =
+/** An action of a group sequence or of a transactional one (random-txn.ts: kinds `txn-*`). */
+export type Action = GroupAction | TxnAction;
+
+export type GroupAction =
   /** The member's next natural request (join, sync, heartbeat or commit, by its state). */
   | { kind: 'step'; m: number; r: number }
   /** One deliberately wrong request; the member ignores its answer. */
@@ -98,9 +104,14 @@ export type Action =
 
 export interface RandomSequence {
   seed: number;
+  /** A group sequence's members (none in a transactional sequence). */
   members: MemberSpec[];
   actions: Action[];
+  /** A transactional sequence's producers (random-txn.ts; seeds from TXN_SEED_BASE on). */
+  txn?: TxnPlan;
 }
+
+const txnShape = (seq: RandomSequence): TxnSequenceShape => ({ seed: seq.seed, members: [], actions: seq.actions as TxnAction[], txn: seq.txn! });
 
 export interface GenerateOptions {
   /** Number of actions after the opening (one step per member); default 30. */
@@ -130,6 +141,7 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** A random plan for this seed (same seed and options, same plan). */
 export function generate(seed: number, o: GenerateOptions = {}): RandomSequence {
+  if (seed >= TXN_SEED_BASE) return generateTxn(seed, { length: o.length });
   const r = prng(seed);
   const n = o.members ?? Number(weighted(r, { '2': 15, '3': 30, '4': 30, '5': 25 }));
   const expire = r() < (o.expireShare ?? 0.12);
@@ -1182,6 +1194,7 @@ const dataReadyStep = (): SendStep<2> =>
 
 /** The scenario for a plan (or for a subset of its actions, when shrinking): closed loop. */
 export function toScenario(seq: RandomSequence, actions: Action[] = seq.actions, name = `random-seed-${seq.seed}`): Scenario {
+  if (seq.txn !== undefined) return toTxnScenario(txnShape(seq), actions as TxnAction[], name);
   const data = usesData(actions);
   return {
     name,
@@ -1215,14 +1228,15 @@ export function describeActions(seq: RandomSequence, actions: Action[] = seq.act
     const s = seq.members[m];
     return `${s.conn}${s.instance ? `[${s.instance}]` : ''}${s.mortal ? '(mortal)' : ''}`;
   };
+  const producer = (p: number) => `${seq.txn!.producers[p].name}[${seq.txn!.producers[p].tx}]`;
   return actions
     .map((a) => {
       const i = seq.actions.indexOf(a);
       const rest = Object.entries(a)
-        .filter(([k]) => k !== 'kind' && k !== 'm')
+        .filter(([k]) => k !== 'kind' && k !== 'm' && k !== 'p')
         .map(([k, v]) => `${k}=${String(v)}`)
         .join(' ');
-      return `#${i} ${a.kind}${'m' in a ? ` ${who(a.m)}` : ''} ${rest}`;
+      return `#${i} ${a.kind}${'m' in a ? ` ${who(a.m)}` : ''}${'p' in a ? ` ${producer(a.p)}` : ''} ${rest}`;
     })
     .join('\n');
 }
@@ -1247,7 +1261,7 @@ export function scenarioSource(seq: RandomSequence, actions: Action[] = seq.acti
   ];
   const source = transcript?.vars?.__source as string[] | undefined;
   if (source === undefined) {
-    const plan = { seed: seq.seed, members: seq.members, actions };
+    const plan = { seed: seq.seed, members: seq.members, actions, ...(seq.txn ? { txn: seq.txn } : {}) };
     return [
       ...header,
       `import type { Scenario } from '../runner.js';`,
@@ -1264,6 +1278,7 @@ export function scenarioSource(seq: RandomSequence, actions: Action[] = seq.acti
     if (e.kind !== 'response' || e.label === undefined) continue;
     codes.set(e.label, summariseCodes(e.response));
   }
+  if (seq.txn !== undefined) return txnScenarioSource(txnShape(seq), name, ident, header, transcript!, (label) => codes.get(label));
   const lines = source.flatMap((l) => l.split('\n')).filter((l) => l !== '').map((l) => {
     const m = /label: '((?:[^'\\]|\\.)*)'/.exec(l);
     const c = m ? codes.get(m[1].replace(/\\'/g, "'")) : undefined;
@@ -1346,10 +1361,12 @@ export async function shrink(
   let n = 2;
   let evaluations = 0;
   const budgetLeft = () => evaluations < maxEvaluations && Date.now() < deadline;
-  const membersOf = (xs: Action[]) => [...new Set(xs.flatMap((a) => ('m' in a ? [a.m] : [])))].sort((x, y) => y - x);
+  // Whole members of a group sequence, whole producers of a transactional one.
+  const ownerOf = (a: Action): number | undefined => ('m' in a ? a.m : 'p' in a ? a.p : undefined);
+  const membersOf = (xs: Action[]) => [...new Set(xs.flatMap((a) => (ownerOf(a) === undefined ? [] : [ownerOf(a)!])))].sort((x, y) => y - x);
   for (const m of membersOf(current)) {
     if (!budgetLeft()) break;
-    const without = current.filter((a) => !('m' in a) || a.m !== m);
+    const without = current.filter((a) => ownerOf(a) !== m);
     if (without.length === 0 || without.length === current.length) continue;
     evaluations++;
     if (await stillFails(without)) current = without;

@@ -339,8 +339,11 @@ export async function runPairWithRetry(scenario: Scenario, pool: TargetPool, fai
 // ---------------------------------------------------------------------------------------------
 // Random sequences
 
-/** Fixed seeds, so every run replays the same sequences (add a seed to reproduce a finding). */
-export const RANDOM_SEEDS = Array.from({ length: 100 }, (_, i) => i + 1);
+/**
+ * Fixed seeds, so every run replays the same sequences (add a seed to reproduce a finding): 1-100
+ * are group sequences, 1001-1040 transactional ones (random.ts TXN_SEED_BASE, random-txn.ts).
+ */
+export const RANDOM_SEEDS = [...Array.from({ length: 100 }, (_, i) => i + 1), ...Array.from({ length: 40 }, (_, i) => 1001 + i)];
 /** Actions after each member's opening step (random.ts generate's default). */
 export const RANDOM_LENGTH = 30;
 

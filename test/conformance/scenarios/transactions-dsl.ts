@@ -317,6 +317,16 @@ export interface FetchOpts extends Common {
   /** 0 read_uncommitted, 1 read_committed. */
   isolation?: 0 | 1;
   maxBytes?: number;
+  /** v13+: by topic id, the one captured as `tid` (topicIdStep). */
+  byId?: boolean;
+}
+
+/** Metadata v12 of `topic`, its topic id captured as `tid` (for Fetch v13+ by id). */
+export function topicIdStep(conn: string, topic = 't'): SendStep<3> {
+  return send(conn, 3, 12, (c: Ctx) => ({ topics: [{ name: c.t(topic) }], allowAutoTopicCreation: false, includeTopicAuthorizedOperations: false }), {
+    label: `metadata ${topic} (topic id)`,
+    capture: (r, c) => c.set('tid', r.topics[0]?.topicId),
+  });
 }
 
 export function fetchRecords(conn: string, o: FetchOpts = {}): SendStep<1> {
@@ -335,7 +345,7 @@ export function fetchRecords(conn: string, o: FetchOpts = {}): SendStep<1> {
       isolationLevel: iso,
       sessionId: 0,
       sessionEpoch: -1,
-      topics: [{ topic: c.t(topic), partitions: [{ partition: o.partition ?? 0, currentLeaderEpoch: -1, fetchOffset: o.offset ?? 0, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes: o.maxBytes ?? 1048576 }] }],
+      topics: [{ topic: o.byId ? '' : c.t(topic), topicId: o.byId ? c.v('tid', 'AAAAAAAAAAAAAAAAAAAAAA') : 'AAAAAAAAAAAAAAAAAAAAAA', partitions: [{ partition: o.partition ?? 0, currentLeaderEpoch: -1, fetchOffset: o.offset ?? 0, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes: o.maxBytes ?? 1048576 }] }],
       forgottenTopicsData: [],
       rackId: '',
     }),
