@@ -27,6 +27,7 @@ import {
   partitionsReady,
   pidOf,
   produceTxn,
+  txnCommit,
 } from './transactions-dsl.js';
 
 /** A transaction scenario: its own broker settings (the timed-out transaction sweep), no groups to warm up. */
@@ -138,13 +139,14 @@ export const transactionScenarios: Scenario[] = [
     mirrors:
       'TransactionsTest.testFencingOnCommit / testFencingOnSendOffsets / testFencingOnAddPartitions / testFencingOnSend; KafkaApis (PRODUCER_FENCED → INVALID_PRODUCER_EPOCH below AddPartitionsToTxn/AddOffsetsToTxn/EndTxn v2 and InitProducerId v4)',
     description:
-      'producer a (epoch 0) fenced by producer b (epoch 1): a\'s AddPartitionsToTxn, AddOffsetsToTxn and EndTxn at every version, its InitProducerId with its old epoch, its transactional Produce v3-v11',
+      'producer a (epoch 0) fenced by producer b (epoch 1): a\'s AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit and EndTxn at every version, its InitProducerId with its old epoch, its transactional Produce v3-v11',
     steps: [
       ...topicT(),
       ...initTransactional('a'),
       initPid('b', { v: 4, expect: { errorCode: 0, producerEpoch: 1 } }),
       ...[0, 1, 2, 3].map((v) => addPartitions('a', { v, expect: { resultsByTopicV3AndBelow: [{ resultsByPartition: [{ partitionErrorCode: v < 2 ? E.INVALID_PRODUCER_EPOCH : E.PRODUCER_FENCED }] }] } })),
-      ...[0, 1, 2, 3].map((v) => addOffsets('a', { v, expect: fencedByVersion(v, 2) })),
+      ...[0, 1, 2, 3, 4].map((v) => addOffsets('a', { v, expect: fencedByVersion(v, 2) })),
+      ...[0, 1, 2, 3, 4].map((v) => txnCommit('a', { v, label: `txn-offset-commit v${v} by the fenced producer` })),
       ...[0, 1, 2, 3, 4].map((v) => endTxn('a', true, { v, expect: fencedByVersion(v, 2) })),
       ...[3, 4, 5].map((v) => initPid('a', { v, pid: pidOf('a'), epoch: () => 0, noCapture: true, label: `init v${v} with the fenced epoch`, expect: fencedByVersion(v, 4) })),
       ...[3, 5, 7, 9, 10, 11].map((v) => produceTxn('a', { v, keepSeq: true, label: `produce v${v} by the fenced producer` })),
@@ -155,6 +157,7 @@ export const transactionScenarios: Scenario[] = [
       awaitCompletion('b'),
       describeTxns('b', ['tx'], { expect: state('CompleteCommit', { producerEpoch: 1 }) }),
     ],
+    groups: ['g'],
   }),
 
   txnScenario('shouldRespondWithInvalidPidMappingWhenTransactionalIdNotPresent', {
@@ -249,12 +252,12 @@ export const transactionScenarios: Scenario[] = [
   txnScenario('testAddOffsetsToTxn', {
     mirrors: 'TransactionsTest.testSendOffsetsWithGroupId (KafkaApis.handleAddOffsetsToTxnRequest: the group\'s __consumer_offsets partition joins the transaction)',
     description:
-      'AddOffsetsToTxn v0-v3: NONE, the group\'s offsets partition shows in DescribeTransactions, again for the same group (NONE), for a second group; EndTxn commit completes with markers to __consumer_offsets',
+      'AddOffsetsToTxn v0-v4: NONE, the group\'s offsets partition shows in DescribeTransactions, again for the same group (NONE), for a second group; EndTxn commit completes with markers to __consumer_offsets',
     steps: [
       ...initTransactional('a'),
       ...[0, 1].map((v) => addOffsets('a', { v, expect: err(E.NONE) })),
       describeTxns('a', ['tx'], { expect: state('Ongoing') }),
-      ...[2, 3].map((v) => addOffsets('a', { v, group: 'g2', expect: err(E.NONE) })),
+      ...[2, 3, 4].map((v) => addOffsets('a', { v, group: 'g2', expect: err(E.NONE) })),
       describeTxns('a', ['tx']),
       endTxn('a', true, { expect: err(E.NONE) }),
       awaitCompletion('a'),
