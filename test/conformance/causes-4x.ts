@@ -14,6 +14,7 @@
 // classic/ClassicGroupMember.java), checked against the 4.4.0 jars' bytecode; the message specs
 // (clients/src/main/resources/common/message/*.json) of 3.9.1, 4.0.0 and 4.4.0.
 import { assertScoped, classify, classifyWith, type Cause, type CauseContext, type ClassifiedDifference } from './causes.js';
+import { CAUSES_4X_TXN } from './causes-4x-txn.js';
 import type { Difference, Json, JsonObject, NormalisedTranscript, TranscriptEvent } from './runner.js';
 
 export type { CauseContext };
@@ -532,7 +533,7 @@ export const CAUSES_4X: Cause[] = [
       return r !== undefined && d.a === (m[2] === 'minVersion' ? r.min : r.max) && d.b !== d.a;
     },
     cause:
-      'ApiVersions: kmock advertises Kafka 3.9\'s ranges. Kafka 4.0 removed old versions (KIP-896): Fetch 0-3 (Produce 0-2 too, but 4.x keeps advertising Produce minVersion 0 for librdkafka, ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION, KAFKA-18659, so that range agrees), ListOffsets 0, OffsetCommit 0-1, OffsetFetch 0, CreateTopics 0-1, DeleteTopics 0, DescribeAcls/CreateAcls/DeleteAcls 0, DescribeConfigs 0 (4.0.0 also JoinGroup 0-1, restored in 4.0.1/4.1.0 by KAFKA-19444); and 4.x added versions: Produce 12 (KIP-890 part 2) and 13 (topic ids, KIP-516), Fetch 18 (high watermark, KIP-1166), ListOffsets 10 (KIP-1075) and 11 (KIP-1023), Metadata 13 (top-level error code, KIP-1102), OffsetCommit/OffsetFetch 10 (topic ids, KIP-848), DescribeGroups 6 (GROUP_ID_NOT_FOUND, KIP-1043), ApiVersions 5 (ClusterId/NodeId, KIP-1242), DeleteGroups 3 (per-group ErrorMessage), DescribeCluster 2 (IncludeFencedBrokers, KIP-1073) — see the *Request.json specs of 4.0.0/4.4.0. kmock follows 3.9: its clients (3.x and 4.x alike) negotiate within 3.9\'s ranges, and it keeps serving the removed versions 3.9 serves.',
+      'ApiVersions: kmock advertises Kafka 3.9\'s ranges. Kafka 4.0 removed old versions (KIP-896): Fetch 0-3 (Produce 0-2 too, but 4.x keeps advertising Produce minVersion 0 for librdkafka, ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION, KAFKA-18659, so that range agrees), ListOffsets 0, OffsetCommit 0-1, OffsetFetch 0, CreateTopics 0-1, DeleteTopics 0, DescribeAcls/CreateAcls/DeleteAcls 0, DescribeConfigs 0 (4.0.0 also JoinGroup 0-1, restored in 4.0.1/4.1.0 by KAFKA-19444); and 4.x added versions: Produce 12 (KIP-890 part 2) and 13 (topic ids, KIP-516), Fetch 18 (high watermark, KIP-1166), ListOffsets 10 (KIP-1075) and 11 (KIP-1023), Metadata 13 (top-level error code, KIP-1102), OffsetCommit/OffsetFetch 10 (topic ids, KIP-848), DescribeGroups 6 (GROUP_ID_NOT_FOUND, KIP-1043), ApiVersions 5 (ClusterId/NodeId, KIP-1242), DeleteGroups 3 (per-group ErrorMessage), DescribeCluster 2 (IncludeFencedBrokers, KIP-1073), InitProducerId 6 (KeepPreparedTxn, KIP-939), EndTxn 5 and TxnOffsetCommit 5 (transaction version 2, KIP-890 part 2), TxnOffsetCommit 6 (topic ids, KIP-1319), WriteTxnMarkers 2 (TransactionVersion per marker, KIP-1228; v0 removed, KIP-896), ListTransactions 2 (TransactionalIdPattern, KIP-1152) — see the *Request.json specs of 4.0.0/4.4.0. kmock follows 3.9: its clients (3.x and 4.x alike) negotiate within 3.9\'s ranges, and it keeps serving the removed versions 3.9 serves.',
   },
   {
     id: 'kafka-4x-features',
@@ -697,6 +698,7 @@ export const CAUSES_4X: Cause[] = [
     cause:
       'The initial rebalance delay (group.initial.rebalance.delay.ms) of a group that became Empty at a later generation: in Kafka 3.9 a new joiner extends the delay only while generationId == 0 (GroupCoordinator.addMemberAndRebalance: newMemberAdded), so here both joiners complete after one delay; the 4.x coordinator extends it whenever the rebalance started from Empty (GroupMetadataManager.addMemberThenRebalanceOrCompleteJoin: PREPARING_REBALANCE && previousState == EMPTY -> setNewMemberAdded), so the join completes later than the scenario waits. kmock follows 3.9.',
   },
+  ...CAUSES_4X_TXN,
 ];
 
 /**
