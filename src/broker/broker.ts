@@ -105,7 +105,7 @@ export class Broker implements ConnectionDeps {
       timers: this.clock,
       producerIds: this.producerIds,
       offsetsPartitionFor: (groupId) => this.groups.partitionFor(groupId),
-      markers: logMarkerWriter({ topics: this.topics, groups: this.groups, fetchWaiters: this.fetchWaiters, clock: this.clock, log: this.log }),
+      markers: logMarkerWriter({ config, topics: this.topics, groups: this.groups, fetchWaiters: this.fetchWaiters, clock: this.clock, log: this.log }),
       onEvent: (e) => this.onTxnEvent(e),
     });
     this.clientFindings = new ClientFindings(config.strictClients, this.log, this.clock);

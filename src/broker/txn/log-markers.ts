@@ -17,6 +17,7 @@ import { OFFSETS_TOPIC } from '../internal-topics.js';
 import type { MarkerPartitionResult, MarkerWriter, TxnMarkerRequest } from './markers.js';
 import type { TransactionResult } from './types.js';
 import { ErrorCode } from '../../codec/index.js';
+import { resolveLogConfig } from '../log/log-config.js';
 
 export interface MarkerToWrite {
   producerId: bigint;
@@ -26,7 +27,7 @@ export interface MarkerToWrite {
   partitions: ReadonlyArray<{ topic: string; partition: number }>;
 }
 
-type MarkerServices = Pick<BrokerServices, 'topics' | 'groups' | 'fetchWaiters' | 'clock' | 'log'>;
+type MarkerServices = Pick<BrokerServices, 'config' | 'topics' | 'groups' | 'fetchWaiters' | 'clock' | 'log'>;
 
 /**
  * Writes one marker to each of its partitions; one result per partition, in the marker's order.
@@ -38,7 +39,8 @@ export function writeMarker(b: MarkerServices, marker: MarkerToWrite, unknownPar
   const results: MarkerPartitionResult[] = [];
   const offsetsPartitions: number[] = [];
   for (const tp of marker.partitions) {
-    const log = b.topics.get(tp.topic)?.partitions[tp.partition];
+    const topic = b.topics.get(tp.topic);
+    const log = topic?.partitions[tp.partition];
     if (log === undefined) {
       if (unknownPartition === ErrorCode.NONE) b.log.info({ topic: tp.topic, partition: tp.partition }, 'transaction marker skipped: the partition is gone');
       results.push({ ...tp, errorCode: unknownPartition });
@@ -52,6 +54,8 @@ export function writeMarker(b: MarkerServices, marker: MarkerToWrite, unknownPar
     const { errorCode } = log.appendControlMarker(
       { producerId: marker.producerId, producerEpoch: marker.producerEpoch, coordinatorEpoch: marker.coordinatorEpoch, result: marker.result },
       b.clock.now(),
+      // The topic's settings: LogAppendTime stamps the marker too; min.insync.replicas refuses it.
+      resolveLogConfig(topic!.configs, b.config),
     );
     results.push({ ...tp, errorCode });
     if (errorCode === ErrorCode.NONE) b.fetchWaiters.notify(tp.topic, tp.partition);
