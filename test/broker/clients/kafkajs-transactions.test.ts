@@ -9,10 +9,11 @@
 // DescribeTransactions): never a constant the test itself forced. What Kafka 3.9.1 does in each
 // case was read off a real broker with these same tests: KMOCK_TXN_TEST_BOOTSTRAP=host:port runs
 // them against it (start one with `scripts/kafka-reference start 3.9.1 --set
-// group.initial.rebalance.delay.ms=0`); the few assertions on kmock's own trace are then skipped.
+// group.initial.rebalance.delay.ms=0 --set transaction.abort.timed.out.transaction.cleanup.interval.ms=500`,
+// the settings kmock gets here); the few assertions on kmock's own trace are then skipped.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Kafka, logLevel, Partitioners, type Consumer, type ConsumerConfig, type Producer, type ProducerConfig } from 'kafkajs';
-import { answeredErrors, describeTransaction, E, logEnds, stableEnds, startTestBroker, uniqueName, type TestBroker } from '../../support/clients/txn.js';
+import { answeredErrors, describeTransaction, E, logEnds, settledTransaction, stableEnds, startTestBroker, uniqueName, type TestBroker } from '../../support/clients/txn.js';
 import { dumpTraceIfAsked } from '../../support/clients/trace.js';
 import { waitFor, within } from '../../support/clients/wait.js';
 
@@ -24,7 +25,8 @@ let kafka: Kafka;
 let closers: Array<() => Promise<unknown>>;
 
 beforeEach(async (ctx) => {
-  broker = await startTestBroker({ groupInitialRebalanceDelayMs: 0 });
+  // Timed-out transactions are looked for every 500 ms (Kafka's default: 10 s).
+  broker = await startTestBroker({ groupInitialRebalanceDelayMs: 0, transactionAbortTimedOutTransactionCleanupIntervalMs: 500 });
   kafka = new Kafka({
     brokers: [broker.bootstrap],
     clientId: 'kmock-kafkajs-txn-test',
@@ -204,7 +206,7 @@ describe('kafkajs transactional producer', () => {
     await txn.commit();
     // One COMMIT marker after the records in each partition, and nothing left open.
     expect(await stableEnds(broker.bootstrap, topic, 2)).toEqual([3, 2]);
-    const done = await describeTransaction(broker.bootstrap, id);
+    const done = await settledTransaction(broker.bootstrap, id);
     expect(done).toMatchObject({ errorCode: E.NONE, state: 'CompleteCommit', partitions: [], producerId: open.producerId, producerEpoch: open.producerEpoch });
 
     const read = await readAll(topic, [3, 2]);
@@ -357,7 +359,7 @@ describe('kafkajs producer fencing', () => {
     const t1 = await p1.transaction();
     await t1.send({ topic, messages: [{ value: 'p1-committed', partition: 0 }] });
     await t1.commit();
-    const before = await describeTransaction(broker.bootstrap, id);
+    const before = await settledTransaction(broker.bootstrap, id);
 
     // kafkajs sends InitProducerId at the first transaction(), not at connect(): p2 fences p1 there.
     const p2 = await txnProducer(id);
@@ -392,12 +394,47 @@ describe('kafkajs producer fencing', () => {
 
     await t3.send({ topic, messages: [{ value: 'p3', partition: 0 }] });
     await t3.commit();
-    expect(await describeTransaction(broker.bootstrap, id)).toMatchObject({ state: 'CompleteCommit', producerEpoch: before.producerEpoch + 3 });
+    expect(await settledTransaction(broker.bootstrap, id)).toMatchObject({ state: 'CompleteCommit', producerEpoch: before.producerEpoch + 3 });
 
     // p1-committed, COMMIT, p2-open, ABORT (written by the coordinator when p3 fenced p2), p3, COMMIT.
     const ends = await stableEnds(broker.bootstrap, topic, 1);
     expect(ends).toEqual([6]);
     expect(at(await readAll(topic, ends))).toEqual(['0@0:p1-committed', '0@4:p3']);
     expect(at(await readAll(topic, ends, { readUncommitted: true }))).toEqual(['0@0:p1-committed', '0@2:p2-open', '0@4:p3']);
+  });
+});
+
+describe('kafkajs transaction timeout', () => {
+  it('a transaction left open past its timeout is aborted by the broker: the last stable offset moves on, the producer\'s commit is refused, READ_COMMITTED never sees it', async () => {
+    const topic = uniqueName('txn-timeout');
+    const id = uniqueName('kjs-timeout');
+    await createTopic(topic, 1);
+    // 1 s transaction timeout; the broker aborts it at its next check after that.
+    const slow = await txnProducer(id, { transactionTimeout: 1000 });
+    const open = await slow.transaction();
+    await open.send({ topic, messages: [{ value: 'expired', partition: 0 }] });
+    const started = await describeTransaction(broker.bootstrap, id);
+    expect(started).toMatchObject({ state: 'Ongoing', timeoutMs: 1000 });
+
+    // Another producer's committed record after it is held back by the open transaction: the
+    // last stable offset stays at the open transaction's first offset.
+    const other = await txnProducer(uniqueName('kjs-timeout-other'));
+    const later = await other.transaction();
+    await later.send({ topic, messages: [{ value: 'later', partition: 0 }] });
+    await later.commit();
+    const held = await logEnds(broker.bootstrap, topic, 1);
+    expect(held.stable).toEqual([0]);
+
+    // The broker aborts it (bumping the epoch, as a fence): an ABORT marker after the COMMIT.
+    await waitFor('the broker to abort the timed-out transaction', async () => (await describeTransaction(broker.bootstrap, id)).state === 'CompleteAbort', 30_000, 100);
+    expect(await describeTransaction(broker.bootstrap, id)).toMatchObject({ producerId: started.producerId, producerEpoch: started.producerEpoch + 1, partitions: [] });
+    const ends = await stableEnds(broker.bootstrap, topic, 1);
+    expect(ends).toEqual([4]); // expired, later, COMMIT, ABORT
+
+    // The producer, unaware, commits: refused with the epoch the abort bumped past.
+    expect(await rejection(open.commit())).toMatchObject({ name: 'INVALID_PRODUCER_EPOCH' });
+
+    expect(at(await readAll(topic, ends))).toEqual(['0@1:later']);
+    expect(at(await readAll(topic, ends, { readUncommitted: true }))).toEqual(['0@0:expired', '0@1:later']);
   });
 });

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commandMissing, ProcessSet, pythonModuleMissing, run, type ClientProcess, type JsonEvent } from '../../support/clients/processes.js';
-import { createTopic as createBrokerTopic, describeTransaction, logEnds, stableEnds, startTestBroker, uniqueName, type TestBroker } from '../../support/clients/txn.js';
+import { createTopic as createBrokerTopic, describeTransaction, logEnds, settledTransaction, stableEnds, startTestBroker, uniqueName, type TestBroker } from '../../support/clients/txn.js';
 import { dumpTraceIfAsked } from '../../support/clients/trace.js';
 import { waitFor } from '../../support/clients/wait.js';
 
@@ -124,7 +124,7 @@ describe.skipIf(CONFLUENT_MISSING !== undefined)('librdkafka transactional produ
     // ABORT after drop-1 in partition 0; keep-2 and its COMMIT in partition 1.
     const ends = await stableEnds(broker.bootstrap, topic, 2);
     expect(ends).toEqual([6, 2]);
-    expect(await describeTransaction(broker.bootstrap, id)).toMatchObject({ state: 'CompleteCommit', partitions: [] });
+    expect(await settledTransaction(broker.bootstrap, id)).toMatchObject({ state: 'CompleteCommit', partitions: [] });
 
     expect(await confluentRead(topic, 2, 'read_committed')).toEqual({ records: ['0@0:keep-0', '0@1:keep-1', '1@0:keep-2'], eof: { 0: 6, 1: 2 } });
     expect((await confluentRead(topic, 2, 'read_uncommitted')).records).toEqual(['0@0:keep-0', '0@1:keep-1', '0@3:drop-0', '0@4:drop-1', '1@0:keep-2']);
@@ -145,7 +145,7 @@ describe.skipIf(CONFLUENT_MISSING !== undefined)('librdkafka transactional produ
     const newer = txnProducer('newer', topic, id, ['commit:0:newer-0']);
     await newer.waitForEvent('done', (e) => e.event === 'done', WAIT_MS);
     expect(errorsOf(newer)).toEqual([]);
-    expect(await describeTransaction(broker.bootstrap, id)).toMatchObject({ state: 'CompleteCommit', producerId: before.producerId, producerEpoch: before.producerEpoch + 2 });
+    expect(await settledTransaction(broker.bootstrap, id)).toMatchObject({ state: 'CompleteCommit', producerId: before.producerId, producerEpoch: before.producerEpoch + 2 });
 
     writeFileSync(join(gate, '0'), '');
     await zombie.waitForExit(WAIT_MS);
@@ -172,7 +172,7 @@ describe.skipIf(KCAT_MISSING !== undefined)('kcat transactional producer (-X tra
     expect(r.stderr).toContain('Transaction successfully committed');
     // 3 records and the COMMIT marker.
     expect(await stableEnds(broker.bootstrap, topic, 1)).toEqual([4]);
-    expect(await describeTransaction(broker.bootstrap, id)).toMatchObject({ state: 'CompleteCommit', partitions: [] });
+    expect(await settledTransaction(broker.bootstrap, id)).toMatchObject({ state: 'CompleteCommit', partitions: [] });
     expect(await kcatRead(topic, 'read_committed')).toEqual(['0@0:v0', '0@1:v1', '0@2:v2']);
     if (CONFLUENT_MISSING === undefined) expect(await confluentRead(topic, 1, 'read_committed')).toEqual({ records: ['0@0:v0', '0@1:v1', '0@2:v2'], eof: { 0: 4 } });
   });
@@ -211,7 +211,7 @@ describe.skipIf(KCAT_MISSING !== undefined)('kcat transactional producer (-X tra
     }
     expect(stderr).toContain('Aborting transaction due to termination signal');
     expect(await stableEnds(broker.bootstrap, topic, 1)).toEqual([3 + DROPPED.length]);
-    expect(await describeTransaction(broker.bootstrap, id)).toMatchObject({ state: 'CompleteAbort', partitions: [] });
+    expect(await settledTransaction(broker.bootstrap, id)).toMatchObject({ state: 'CompleteAbort', partitions: [] });
     expect(await kcatRead(topic, 'read_committed')).toEqual(['0@0:kept']);
     expect(await kcatRead(topic, 'read_uncommitted')).toEqual(['0@0:kept', ...DROPPED.map((v, i) => `0@${2 + i}:${v}`)].sort());
   });

@@ -170,3 +170,15 @@ export function consumerOffsetsPartition(groupId: string, partitions = 50): stri
   for (let i = 0; i < groupId.length; i++) h = (Math.imul(31, h) + groupId.charCodeAt(i)) | 0;
   return `__consumer_offsets-${(h === -2147483648 ? 0 : Math.abs(h)) % partitions}`;
 }
+
+/**
+ * DescribeTransactions once the transaction is no longer completing: Kafka answers EndTxn in
+ * PrepareCommit/PrepareAbort and moves to CompleteCommit/CompleteAbort only once every marker is
+ * written, so a description right after a client's commit() may still show the Prepare state.
+ */
+export async function settledTransaction(bootstrap: string, transactionalId: string, timeoutMs = 30_000): Promise<TxnDescription> {
+  return waitFor(`${transactionalId}: a transaction state other than Prepare*`, async () => {
+    const d = await describeTransaction(bootstrap, transactionalId);
+    return d.state.startsWith('Prepare') ? undefined : d;
+  }, timeoutMs, 50);
+}
