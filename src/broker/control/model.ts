@@ -143,7 +143,8 @@ export interface TopicView {
   topicId: string;
   internal: boolean;
   replicationFactor: number;
-  partitions: Array<{ partition: number; logStartOffset: number; logEndOffset: number; highWatermark: number }>;
+  /** lastStableOffset: where read_committed consumers stop (the oldest open transaction's first offset, else the high watermark). */
+  partitions: Array<{ partition: number; logStartOffset: number; logEndOffset: number; highWatermark: number; lastStableOffset: number }>;
 }
 
 export interface ConnectionView {
@@ -289,6 +290,7 @@ export class ControlPlane {
         logStartOffset: p.logStartOffset,
         logEndOffset: p.logEndOffset,
         highWatermark: p.highWatermark,
+        lastStableOffset: p.lastStableOffset,
       })),
     }));
   }

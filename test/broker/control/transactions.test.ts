@@ -98,6 +98,9 @@ describe('control.transactions with kafkajs 2.2.4', () => {
     expect(ongoing!.ageMs).toBeGreaterThanOrEqual(0);
     expect(ongoing!.ageMs!).toBeLessThan(20_000);
     expect(k.control.transactions.get('orders-tx')).toEqual({ ...ongoing, ageMs: expect.any(Number) });
+    // The open transaction holds partition 1's last stable offset at its first record.
+    const orders = () => k.control.topics().find((t) => t.name === 'orders')!.partitions[1]!;
+    expect(orders()).toMatchObject({ highWatermark: 1, lastStableOffset: 0 });
 
     await within('commit', 20_000, txn.commit());
     const committed = await waitFor('CompleteCommit', () => {
@@ -106,6 +109,7 @@ describe('control.transactions with kafkajs 2.2.4', () => {
     });
     expect(committed).toMatchObject({ producerId: ongoing!.producerId, producerEpoch: 0, partitions: [], ageMs: null, startedAt: ongoing!.startedAt });
     expect(committed.lastUpdate).toBeGreaterThanOrEqual(ongoing!.lastUpdate);
+    expect(orders()).toMatchObject({ highWatermark: 2, lastStableOffset: 2 }); // the record and the COMMIT marker
 
     const second = await producer.transaction();
     await within('send', 20_000, second.send({ topic: 'orders', messages: [{ value: 'v2', partition: 0 }] }));
