@@ -15,6 +15,7 @@
 // Every input is validated here (ControlError with a 4xx status and a message). Group changes go
 // through the coordinator's own operations only, so the control plane cannot leave a group in a
 // state the coordinator could not reach by itself.
+import type { PendingTxnOffset } from '../group/txn-offsets.js';
 import { ClockControl } from './clock.js';
 import { TransactionsControl } from './transactions.js';
 import { decodeConsumerProtocolAssignment, decodeConsumerProtocolSubscription, errorName } from '../../codec/index.js';
@@ -136,6 +137,8 @@ export interface GroupView extends Omit<GroupSummary, 'members'> {
   rebalances: RebalanceRecord[];
   /** Committed offsets, with the lag behind each partition's log end. */
   offsets: CommittedOffsetView[];
+  /** TxnOffsetCommit offsets waiting for their transaction's marker (invisible to OffsetFetch until then). */
+  pendingTransactionalOffsets: PendingTxnOffset[];
 }
 
 export interface TopicView {
@@ -276,6 +279,7 @@ export class ControlPlane {
           lag: log ? Math.max(0, log.logEndOffset - committed) : null,
         };
       }),
+      pendingTransactionalOffsets: this.broker.groups.pendingTransactionalOffsets(g.groupId),
     };
   }
 

@@ -127,6 +127,33 @@ describe('control.transactions with kafkajs 2.2.4', () => {
       'PrepareAbort->CompleteAbort@0',
     ]);
   }, 60_000);
+
+  it("a group's view shows sendOffsets' offsets pending until the commit, then committed", async () => {
+    const k = await start({ groupInitialRebalanceDelayMs: 0 });
+    const kafka = new Kafka({ clientId: 'ctl-txn-offsets', brokers: [k.bootstrapServers], logLevel: logLevel.NOTHING, retry: { retries: 8, initialRetryTime: 50 } });
+    const admin = kafka.admin();
+    closers.push(() => admin.disconnect());
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: 'in', numPartitions: 1 }, { topic: 'out', numPartitions: 1 }] });
+    const producer = kafka.producer({ transactionalId: 'eos-tx', maxInFlightRequests: 1, idempotent: true });
+    closers.push(() => producer.disconnect());
+    await producer.connect();
+    const txn = await producer.transaction();
+    await within('send', 20_000, txn.send({ topic: 'out', messages: [{ value: 'x' }] }));
+    await within('sendOffsets', 20_000, txn.sendOffsets({ consumerGroupId: 'eos-group', topics: [{ topic: 'in', partitions: [{ partition: 0, offset: '7' }] }] }));
+    const pending = k.control.group('eos-group');
+    expect(pending.offsets).toEqual([]);
+    expect(pending.pendingTransactionalOffsets).toEqual([
+      expect.objectContaining({ topic: 'in', partition: 0, offset: 7n, producerId: k.control.transactions.get('eos-tx').producerId }),
+    ]);
+    await within('commit', 20_000, txn.commit());
+    const done = await waitFor('offsets committed', () => {
+      const g = k.control.group('eos-group');
+      return g.offsets.length > 0 && g;
+    });
+    expect(done.offsets).toEqual([expect.objectContaining({ topic: 'in', partition: 0, offset: 7 })]);
+    expect(done.pendingTransactionalOffsets).toEqual([]);
+  }, 60_000);
 });
 
 describe('control.transactions on a manual clock', () => {
