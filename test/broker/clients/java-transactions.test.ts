@@ -158,8 +158,20 @@ for (const [i, version] of VERSIONS.entries()) {
         if (heldPartitions.includes(`${output}-${p}`)) expect(during.stable[p]).toBeLessThan(during.end[p]!);
         else expect(during.stable[p]).toBe(during.end[p]);
       }
-      // None of it is committed yet.
+      // None of it is committed yet. Java's Admin asking with requireStable (OffsetFetch's
+      // RequireStable) gets no offset for the partitions the transaction holds offsets of: Kafka
+      // answers them UNSTABLE_OFFSET_COMMIT, and the admin leaves out partitions answered with an
+      // error. (A poll can return one partition's records before the other's: then the other
+      // partition's offset is stable.)
       expect(await committed()).toEqual([3, 3]);
+      const offsets = app('offsets', 'offsets', ['--group', group, '--timeout-ms', '5000']);
+      await offsets.waitForExit(JVM_WAIT_MS);
+      const [unstable, plain] = offsets.events.filter((e) => e.event === 'offsets' || e.event === 'offsets-failed');
+      const heldInputs = [...new Set(heldRecords.map((r) => Number(r.split('@')[0])))];
+      expect(unstable).toMatchObject({ event: 'offsets', requireStable: true });
+      expect(unstable!.offsets).toEqual(Object.fromEntries([0, 1].filter((p) => !heldInputs.includes(p)).map((p) => [`${input}-${p}`, 3])));
+      expect(plain).toMatchObject({ event: 'offsets', requireStable: false });
+      expect(plain!.offsets).toEqual({ [`${input}-0`]: 3, [`${input}-1`]: 3 });
 
       // The newer instance: initTransactions() returns once the coordinator has aborted A's
       // transaction with a bumped epoch, and bumped it once more for B.

@@ -12,6 +12,10 @@
 //       waits before its commit while FILE exists (printing "holding" once).
 //   java ... TxnApp read --bootstrap H:P --topic T --isolation read_committed|read_uncommitted
 //                        [--max-seconds M]
+//   java ... TxnApp offsets --bootstrap H:P --group G [--timeout-ms T]
+//       Admin.listConsumerGroupOffsets(G) twice: with requireStable(true) (OffsetFetch's
+//       RequireStable: Kafka answers UNSTABLE_OFFSET_COMMIT for a partition a transaction holds
+//       an offset of), then without; timeout T (default 2000) each.
 //       assign()s every partition of T, from the beginning, and polls until its position reaches
 //       endOffsets() in every partition (under read_committed: the last stable offset).
 //
@@ -26,6 +30,8 @@
 //         {"event":"error","error":"...","message":"...","during":"..."}       then abortTransaction() and on
 //         {"event":"fatal",...,"during":"abortTransaction"}                    the abort failed too: exit 1
 //         {"event":"closed"}                                                    SIGTERM / --max-seconds: exit 0
+//   offsets: {"event":"offsets","requireStable":true|false,"offsets":{"<topic>-<p>":N,..}} or
+//            {"event":"offsets-failed","requireStable":true|false,"error":"...","kafkaError":...}
 //   read: {"event":"record","partition":P,"offset":O,"key":"..","value":".."} per record
 //         {"event":"done","positions":{"0":N,..},"ends":{"0":N,..}}
 // "error" names the exception's class (getSimpleName) and "kafkaError" the Kafka error (Errors enum)
@@ -42,8 +48,12 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -157,6 +167,7 @@ public final class TxnApp {
       switch (role) {
         case "ctp": code = ctp(opts); break;
         case "read": code = read(opts); break;
+        case "offsets": code = offsets(opts); break;
         default:
           event("error").put("error", "usage").put("message", "unknown role " + role).print();
           code = 2;
@@ -291,6 +302,34 @@ public final class TxnApp {
     }
     if (code == 0) event("closed").print();
     return code;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  static int offsets(Map<String, String> opts) {
+    String group = need(opts, "group");
+    int timeout = Integer.parseInt(opts.getOrDefault("timeout-ms", "2000"));
+    Properties ap = new Properties();
+    ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, opts.get("bootstrap"));
+    ap.put(AdminClientConfig.CLIENT_ID_CONFIG, "txn-app-admin");
+    try (Admin admin = Admin.create(ap)) {
+      for (boolean stable : new boolean[] {true, false}) {
+        ListConsumerGroupOffsetsOptions o = new ListConsumerGroupOffsetsOptions().requireStable(stable);
+        o.timeoutMs(timeout);
+        try {
+          Map<TopicPartition, OffsetAndMetadata> got = admin.listConsumerGroupOffsets(group, o).partitionsToOffsetAndMetadata().get();
+          Map<String, Object> out = new TreeMap<>();
+          for (Map.Entry<TopicPartition, OffsetAndMetadata> e : got.entrySet()) {
+            out.put(e.getKey().toString(), e.getValue() == null ? null : e.getValue().offset());
+          }
+          event("offsets").put("requireStable", stable).put("offsets", out).print();
+        } catch (ExecutionException | InterruptedException e) {
+          Throwable cause = e.getCause() != null ? e.getCause() : e;
+          errorLine("offsets-failed", cause).put("requireStable", stable).print();
+        }
+      }
+    }
+    return 0;
   }
 
   // ---------------------------------------------------------------------------------------------
