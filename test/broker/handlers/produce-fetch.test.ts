@@ -347,6 +347,26 @@ describe('Fetch', () => {
     expect(inc).toMatchObject({ errorCode: ErrorCode.FETCH_SESSION_ID_NOT_FOUND, sessionId: 0, responses: [] });
   });
 
+  it('long poll on two partitions: one Produce writing both answers it with both (woken after the whole request, as Kafka)', async () => {
+    topic('lp2', 2);
+    const other = await RawClient.connect(kmock.bootstrapServers);
+    try {
+      const parts = [0, 1].map((partition) => fetchPartition(0n, { partition }));
+      const pending = client.request(1, 11, createFetchRequest({ maxWaitMs: 10_000, minBytes: 1, topics: [FetchRequest.createTopic({ topic: 'lp2', partitions: parts })] }));
+      await until(() => kmock.broker.fetchWaiters.size === 1);
+      await other.request(0, 9, createProduceRequest({
+        acks: -1,
+        timeoutMs: 30000,
+        topicData: [{ name: 'lp2', partitionData: [{ index: 0, records: batch(['a']) }, { index: 1, records: batch(['b']) }] }],
+      }));
+      const res = await pending;
+      expect(res.responses[0].partitions.map((p) => p.highWatermark)).toEqual([1n, 1n]);
+      expect([values(res, 0, 0), values(res, 0, 1)]).toEqual([['a'], ['b']]);
+    } finally {
+      other.close();
+    }
+  });
+
   it('long poll: a produce wakes the waiting fetch long before max_wait_ms', async () => {
     topic('lp');
     const other = await RawClient.connect(kmock.bootstrapServers);
