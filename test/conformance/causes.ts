@@ -126,6 +126,8 @@ export const CAUSES: Cause[] = [
     kind: 'free-text',
     path: /errorMessage$/,
     cause: 'Only the text of an error message differs; both sides send one. Clients show it but do not interpret it.',
+    intermittent:
+      'A rule for any error message text, not one known difference: kmock now sends Kafka 3.9.1\'s texts in every scenario (the last one, FindCoordinator for a transactional id, went with #12), so a complete 3.9 run may match nothing; the runs against 4.x still need it (4.x rewords some messages: testCreateTopicsErrors, testDescribeConfigsUnknownResourceTypes).',
   },
   ...NOT_YET_SERVED_API_KEYS.map(
     ({ key, name, issue }): Cause => ({
@@ -167,9 +169,9 @@ export const CAUSES: Cause[] = [
     kind: 'kmock-bug',
     mode: 'reference',
     scenario: 'testIsUnderMinIsrCappedByReplicationFactor',
-    path: /^response\.(responses|topics)(\.|\[)/,
+    path: /^response\./,
     cause:
-      'kmock refuses an acks=-1 Produce to a topic whose min.insync.replicas (2) exceeds its replication factor (1) with NOT_ENOUGH_REPLICAS (src/broker/handlers/produce.ts: acks === -1 && minInsyncReplicas > 1); Kafka 3.9 compares the ISR with the effective min ISR, min(min.insync.replicas, replicas) (Partition.effectiveMinIsr, appendRecordsToLeader), so on one broker the write succeeds (and every later offset differs). Marker writes must not copy the refusal either.',
+      'kmock refuses an acks=-1 Produce to a topic whose min.insync.replicas (2) exceeds its replication factor (1) with NOT_ENOUGH_REPLICAS (src/broker/handlers/produce.ts: acks === -1 && minInsyncReplicas > 1), and its transaction markers too (txn/log-markers.ts since 483c637), so a transaction over such a partition never leaves PrepareCommit (CONCURRENT_TRANSACTIONS for what follows); Kafka 3.9 compares the ISR with the effective min ISR, min(min.insync.replicas, replicas) (Partition.effectiveMinIsr, appendRecordsToLeader), so on one broker the writes and the markers succeed and the transaction commits.',
   },
   {
     id: 'kmock-write-txn-markers-negative-producer',

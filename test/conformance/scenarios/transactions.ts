@@ -245,7 +245,7 @@ export const transactionScenarios: Scenario[] = [
       // Kafka 3.9 never answers this one (KafkaApis answers when the last transaction's result is
       // added, and there is none); kmock answers at once with no results (causes.ts:
       // add-partitions-v4-empty-never-answered).
-      addPartitionsBatched('x', [], { label: 'no transactions', expect: { errorCode: 0, resultsByTransaction: [] } }),
+      { ...addPartitionsBatched('x', [], { label: 'no transactions', expect: { errorCode: 0, resultsByTransaction: [] } }), timeoutMs: 1000 },
     ],
   }),
 
