@@ -12,6 +12,20 @@
 // transactional sequences (random-txn.ts, seeds from TXN_SEED_BASE).
 import type { Cause } from './causes.js';
 
+/** Kafka 3.9.1's version ranges of the transaction APIs (causes-4x.ts API_39; kmock advertises the same). */
+export const API_39_TXN: Record<string, { key: number; min: number; max: number }> = {
+  AddPartitionsToTxn: { key: 24, min: 0, max: 5 },
+  AddOffsetsToTxn: { key: 25, min: 0, max: 4 },
+  EndTxn: { key: 26, min: 0, max: 4 },
+  WriteTxnMarkers: { key: 27, min: 0, max: 1 },
+  TxnOffsetCommit: { key: 28, min: 0, max: 4 },
+  DescribeProducers: { key: 61, min: 0, max: 0 },
+  DescribeTransactions: { key: 65, min: 0, max: 0 },
+  ListTransactions: { key: 66, min: 0, max: 1 },
+};
+/** KIP-896: the transaction API versions 4.0 removed (causes-4x.ts REMOVED_IN_4): WriteTxnMarkers v0. */
+export const REMOVED_IN_4_TXN: Record<string, number> = { WriteTxnMarkers: 0 };
+
 export const CAUSES_4X_TXN: Cause[] = [
   {
     id: 'kafka-4x-init-resets-txn-start-time',

@@ -14,7 +14,7 @@
 // classic/ClassicGroupMember.java), checked against the 4.4.0 jars' bytecode; the message specs
 // (clients/src/main/resources/common/message/*.json) of 3.9.1, 4.0.0 and 4.4.0.
 import { assertScoped, classify, classifyWith, type Cause, type CauseContext, type ClassifiedDifference } from './causes.js';
-import { CAUSES_4X_TXN } from './causes-4x-txn.js';
+import { API_39_TXN, CAUSES_4X_TXN, REMOVED_IN_4_TXN } from './causes-4x-txn.js';
 import type { Difference, Json, JsonObject, NormalisedTranscript, TranscriptEvent } from './runner.js';
 
 export type { CauseContext };
@@ -51,11 +51,7 @@ const API_39: Record<string, { key: number; min: number; max: number }> = {
   DeleteTopics: { key: 20, min: 0, max: 6 },
   DeleteRecords: { key: 21, min: 0, max: 2 },
   InitProducerId: { key: 22, min: 0, max: 5 },
-  AddPartitionsToTxn: { key: 24, min: 0, max: 5 },
-  AddOffsetsToTxn: { key: 25, min: 0, max: 4 },
-  EndTxn: { key: 26, min: 0, max: 4 },
-  WriteTxnMarkers: { key: 27, min: 0, max: 1 },
-  TxnOffsetCommit: { key: 28, min: 0, max: 4 },
+  ...API_39_TXN,
   DescribeAcls: { key: 29, min: 0, max: 3 },
   CreateAcls: { key: 30, min: 0, max: 3 },
   DeleteAcls: { key: 31, min: 0, max: 3 },
@@ -65,9 +61,6 @@ const API_39: Record<string, { key: number; min: number; max: number }> = {
   DeleteGroups: { key: 42, min: 0, max: 2 },
   OffsetDelete: { key: 47, min: 0, max: 0 },
   DescribeCluster: { key: 60, min: 0, max: 1 },
-  DescribeProducers: { key: 61, min: 0, max: 0 },
-  DescribeTransactions: { key: 65, min: 0, max: 0 },
-  ListTransactions: { key: 66, min: 0, max: 1 },
 };
 const API_39_BY_KEY = new Map(Object.values(API_39).map((r) => [r.key, r]));
 
@@ -88,7 +81,7 @@ const REMOVED_IN_4: Record<string, number> = {
   CreateAcls: 0,
   DeleteAcls: 0,
   DescribeConfigs: 0,
-  WriteTxnMarkers: 0,
+  ...REMOVED_IN_4_TXN,
 };
 
 function removedIn4x(api: string | undefined, version: number | undefined, reference: string): boolean {
