@@ -20,7 +20,7 @@
 //    of the transactional partitions with the transaction coordinator (produce-txn.ts), whose
 //    errors answer those partitions;
 // 4. acks outside {-1, 0, 1}: INVALID_REQUIRED_ACKS for every partition that got this far;
-// 5. the append (internal topics, min.insync.replicas, then PartitionLog.appendAsLeader: base
+// 5. the append (internal topics, then PartitionLog.appendAsLeader: base
 //    offset, size, CRC, batch header, records, producer state and transactions; v0-v2:
 //    appendMessageSet).
 // acks=1 and acks=-1 answer the same with one in-sync replica; acks=0 gets no response, and a
@@ -76,7 +76,7 @@ const SIMPLE_MAX_PARTITIONS = 32;
 /**
  * The common request, answered without the general path's bookkeeping (string keys, Maps,
  * status objects): Produce v3+ with a valid acks, where every partition is a distinct partition
- * of a distinct, existing, non-internal topic (min.insync.replicas 1 when acks=-1) and its records
+ * of a distinct, existing, non-internal topic and its records
  * are exactly one whole non-transactional v2 batch whose codec this version may use. For such a
  * request every check of `produce` before the appends passes for every partition, and its
  * answer lists the partitions in request order, so appending and answering here is what
@@ -101,7 +101,6 @@ export function produceSimple(ctx: RequestContext, req: ProduceRequest): Produce
     count += parts.length;
     if (parts.length === 0 || count > SIMPLE_MAX_PARTITIONS) return undefined;
     const config = resolveLogConfig(topic.configs, b.config);
-    if (acks === -1 && config.minInsyncReplicas > 1) return undefined;
     // a compression.type=zstd topic stores zstd batches: the codec loads first (see handle)
     if (config.compressionCodec === 4 && !zstdReady()) return undefined;
     for (let k = 0; k < parts.length; k++) {
@@ -317,11 +316,8 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
         }
         const log = t.topic.partitions[t.partition];
         const config = resolveLogConfig(t.topic.configs, b.config);
-        if (acks === -1 && config.minInsyncReplicas > 1) {
-          // Partition.appendRecordsToLeader: one in-sync replica is fewer than min.insync.replicas.
-          results.set(key, { ...status(ErrorCode.NOT_ENOUGH_REPLICAS), logStartOffset: log.logStartOffset });
-          continue;
-        }
+        // Partition.appendRecordsToLeader refuses acks=-1 when the ISR is smaller than the
+        // effective min ISR, min(min.insync.replicas, replicas): 1 with kmock's one replica, so never.
         const txn = appendOptions(verificationEnabled, verification?.guards.get(key) ?? SENTINEL_GUARD);
         const r = v < 3 ? log.appendMessageSet(t.batch!, config, now, txn) : log.appendAsLeader(t.batch!, config, now, txn);
         if (r.errorCode !== 0) {

@@ -266,17 +266,12 @@ export class PartitionLog {
    * ProducerAppendInfo.appendEndTxnMarker checks the producer and coordinator epochs
    * (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED) and ends the producer's transaction,
    * an ABORT adding it to the transaction index. A producer with no transaction here still gets its
-   * marker. Markers are appended with acks=-1, so Partition.appendRecordsToLeader first refuses a
-   * topic whose min.insync.replicas exceeds kmock's one in-sync replica (NOT_ENOUGH_REPLICAS).
-   * `config` is the topic's (resolveLogConfig): its timestamp type, min.insync.replicas and
-   * index.interval.bytes apply.
+   * marker. Markers are appended with acks=-1, which Partition.appendRecordsToLeader checks against
+   * the effective min ISR, min(min.insync.replicas, replicas): 1 with one replica, always met.
+   * `config` is the topic's (resolveLogConfig): its timestamp type and index.interval.bytes apply.
    */
   appendControlMarker(marker: ControlMarker, now = Date.now(), config: LogConfig = DEFAULT_LOG_CONFIG): MarkerAppendResult {
     const { producerId, producerEpoch, coordinatorEpoch } = marker;
-    if (config.minInsyncReplicas > 1) {
-      const reason = `The size of the current ISR (1) is insufficient to satisfy the min.isr requirement of ${config.minInsyncReplicas} for partition ${this.tp}`;
-      return { errorCode: ErrorCode.NOT_ENOUGH_REPLICAS, offset: -1, reason };
-    }
     const offset = this.logEndOffset;
     // UnifiedLog.analyzeAndValidateProducerState: batches without a producer id have no producer state.
     const hasProducerId = producerId >= 0n;

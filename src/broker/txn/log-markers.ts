@@ -54,7 +54,7 @@ export function writeMarker(b: MarkerServices, marker: MarkerToWrite, unknownPar
     const { errorCode } = log.appendControlMarker(
       { producerId: marker.producerId, producerEpoch: marker.producerEpoch, coordinatorEpoch: marker.coordinatorEpoch, result: marker.result },
       b.clock.now(),
-      // The topic's settings: LogAppendTime stamps the marker too; min.insync.replicas refuses it.
+      // The topic's settings: LogAppendTime stamps the marker too.
       resolveLogConfig(topic!.configs, b.config),
     );
     results.push({ ...tp, errorCode });

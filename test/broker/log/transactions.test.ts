@@ -191,13 +191,13 @@ describe('control markers', () => {
     expect(parseEndTxnMarker(rec)).toEqual({ commit: false, version: 0, coordinatorEpoch: 2 });
   });
 
-  it('NOT_ENOUGH_REPLICAS on a topic with min.insync.replicas above one (markers are appended with acks=-1)', () => {
+  it('min.insync.replicas above one does not refuse a marker: the effective min ISR is min(min.insync.replicas, replicas) = 1', () => {
     const l = newLog();
     append(l, txn(1n, 0, 0));
     const r = l.appendControlMarker(commit(1n), NOW, { ...DEFAULT_LOG_CONFIG, minInsyncReplicas: 2 });
-    expect(r).toMatchObject({ errorCode: ErrorCode.NOT_ENOUGH_REPLICAS, offset: -1 });
-    expect(l.logEndOffset).toBe(1);
-    expect(l.lastStableOffset).toBe(0);
+    expect(r).toMatchObject({ errorCode: ErrorCode.NONE, offset: 1 });
+    expect(l.logEndOffset).toBe(2);
+    expect(l.lastStableOffset).toBe(2);
   });
 
   it('a marker for a producer with no transaction is written, and only updates its epochs', () => {
