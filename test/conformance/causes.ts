@@ -165,25 +165,6 @@ export const CAUSES: Cause[] = [
       'AddPartitionsToTxn v4+ with an empty Transactions list: Kafka 3.9\'s KafkaApis.handleAddPartitionsToTxnRequest sends its answer from addResultAndMaybeSendResponse, when the number of results reaches the number of transactions, which only runs when a result is added: with no transactions it never runs and the request is never answered (the connection waits until the client times out). kmock answers at once, NONE with no results (asserted by the scenario\'s expectation). Only brokers send v4+, never with an empty list.',
   },
   {
-    id: 'kmock-produce-min-isr-above-replicas',
-    kind: 'kmock-bug',
-    mode: 'reference',
-    scenario: 'testIsUnderMinIsrCappedByReplicationFactor',
-    path: /^response\./,
-    cause:
-      'kmock refuses an acks=-1 Produce to a topic whose min.insync.replicas (2) exceeds its replication factor (1) with NOT_ENOUGH_REPLICAS (src/broker/handlers/produce.ts: acks === -1 && minInsyncReplicas > 1), and its transaction markers too (txn/log-markers.ts since 483c637), so a transaction over such a partition never leaves PrepareCommit (CONCURRENT_TRANSACTIONS for what follows); Kafka 3.9 compares the ISR with the effective min ISR, min(min.insync.replicas, replicas) (Partition.effectiveMinIsr, appendRecordsToLeader), so on one broker the writes and the markers succeed and the transaction commits.',
-  },
-  {
-    id: 'kmock-write-txn-markers-negative-producer',
-    kind: 'kmock-bug',
-    mode: 'reference',
-    scenario: 'testWriteTxnMarkersWithNegativeProducerIdOrEpoch',
-    request: /^WriteTxnMarkers v\d+ /,
-    path: /^response\.markers\[\d+\]\.topics\[name=[^\]]+\]\.partitions\[partitionIndex=\d+\]\.errorCode$/,
-    cause:
-      'WriteTxnMarkers with a marker whose producer id or epoch is negative, for a partition the broker has: Kafka 3.9 builds the control batch with MemoryRecords.withEndTransactionMarker, which throws IllegalArgumentException ("Invalid negative producer epoch"), so the request fails as a whole: UNKNOWN_SERVER_ERROR for every partition of every marker (KafkaApis error response), also for partitions of other markers of the request. kmock answers per partition (INVALID_PRODUCER_EPOCH for epoch -1, NONE for producer id -1, UNKNOWN_TOPIC_OR_PARTITION for an unknown one): src/broker/handlers/write-txn-markers.ts.',
-  },
-  {
     id: 'consumer-metadata-parse-failure',
     kind: 'kafka-defect',
     mode: 'reference',
