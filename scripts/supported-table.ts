@@ -114,9 +114,9 @@ const AREA_OF: Record<string, Area> = {
 
 /** How a served API answers where that is not "as Kafka 3.9 does, fully" (the handlers' own comments say why). */
 const NOTES: Record<string, string> = {
-  InitProducerId: 'idempotent producers; a transactional id is refused (TRANSACTIONAL_ID_AUTHORIZATION_FAILED)',
   Fetch: 'no incremental fetch sessions (as Kafka with max.incremental.fetch.session.cache.slots=0)',
-  FindCoordinator: 'group keys; transaction keys are refused (TRANSACTIONAL_ID_AUTHORIZATION_FAILED)',
+  WriteTxnMarkers: 'kmock keeps no __consumer_offsets log: a marker there completes the group\'s pending TxnOffsetCommit offsets and is not stored',
+  DescribeProducers: 'no producers on __consumer_offsets partitions (kmock keeps no log there)',
   SaslHandshake: 'answered as on a PLAINTEXT listener (ILLEGAL_SASL_STATE)',
   SaslAuthenticate: 'answered as on a PLAINTEXT listener (ILLEGAL_SASL_STATE)',
   DescribeAcls: 'answered as Kafka without an authorizer (SECURITY_DISABLED)',
