@@ -15,6 +15,7 @@
 // Every input is validated here (ControlError with a 4xx status and a message). Group changes go
 // through the coordinator's own operations only, so the control plane cannot leave a group in a
 // state the coordinator could not reach by itself.
+import { eventIterator } from './event-iterator.js';
 import type { PendingTxnOffset } from '../group/txn-offsets.js';
 import { ClockControl } from './clock.js';
 import { TransactionsControl } from './transactions.js';
@@ -496,41 +497,7 @@ export class ControlPlane {
   /** Group events as an async iterator; subscribed from this call on, ended by `return()` (e.g.
    *  `break` in a for-await) or the signal. Events wait in a buffer while the consumer is busy. */
   events(options: EventOptions = {}): AsyncIterableIterator<GroupEvent> {
-    const limit = options.bufferSize ?? 10_000;
-    const buffered: GroupEvent[] = [];
-    const waiting: Array<(r: IteratorResult<GroupEvent>) => void> = [];
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      unsubscribe();
-      options.signal?.removeEventListener('abort', finish);
-      for (const w of waiting.splice(0)) w({ value: undefined, done: true });
-    };
-    const unsubscribe = this.subscribe((e) => {
-      const w = waiting.shift();
-      if (w) w({ value: e, done: false });
-      else {
-        buffered.push(e);
-        if (buffered.length > limit) buffered.shift();
-      }
-    }, options.groupId);
-    if (options.signal?.aborted) finish();
-    else options.signal?.addEventListener('abort', finish, { once: true });
-    const it: AsyncIterableIterator<GroupEvent> = {
-      next: () => {
-        const e = buffered.shift();
-        if (e) return Promise.resolve({ value: e, done: false });
-        if (done) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => waiting.push(resolve));
-      },
-      return: () => {
-        finish();
-        return Promise.resolve({ value: undefined, done: true });
-      },
-      [Symbol.asyncIterator]: () => it,
-    };
-    return it;
+    return eventIterator<GroupEvent>((push) => this.subscribe(push, options.groupId), options);
   }
 
   // ==============================================================================================

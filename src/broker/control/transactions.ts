@@ -6,6 +6,7 @@
 // It only reads: a transaction changes through its producer's requests and the coordinator's own
 // timers (timeout abort, id expiration), never through the control plane. Time comes from the
 // broker's clock, so ages follow a manual clock.
+import { eventIterator } from './event-iterator.js';
 import type { Broker } from '../broker.js';
 import type { TxnEvent } from '../txn/events.js';
 import type { TxnMetadata, TxnState } from '../txn/metadata.js';
@@ -91,40 +92,7 @@ export class TransactionsControl {
   events(options: TxnEventOptions = {}): AsyncIterableIterator<TxnEvent> {
     const limit = options.bufferSize ?? 10_000;
     if (!Number.isInteger(limit) || limit < 1) throw badRequest(`bufferSize must be a positive integer, got ${String(options.bufferSize)}`);
-    const buffered: TxnEvent[] = [];
-    const waiting: Array<(r: IteratorResult<TxnEvent>) => void> = [];
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      unsubscribe();
-      options.signal?.removeEventListener('abort', finish);
-      for (const w of waiting.splice(0)) w({ value: undefined, done: true });
-    };
-    const unsubscribe = this.subscribe((e) => {
-      const w = waiting.shift();
-      if (w) w({ value: e, done: false });
-      else {
-        buffered.push(e);
-        if (buffered.length > limit) buffered.shift();
-      }
-    }, options.transactionalId);
-    if (options.signal?.aborted) finish();
-    else options.signal?.addEventListener('abort', finish, { once: true });
-    const it: AsyncIterableIterator<TxnEvent> = {
-      next: () => {
-        const e = buffered.shift();
-        if (e) return Promise.resolve({ value: e, done: false });
-        if (done) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => waiting.push(resolve));
-      },
-      return: () => {
-        finish();
-        return Promise.resolve({ value: undefined, done: true });
-      },
-      [Symbol.asyncIterator]: () => it,
-    };
-    return it;
+    return eventIterator<TxnEvent>((push) => this.subscribe(push, options.transactionalId), options);
   }
 }
 
