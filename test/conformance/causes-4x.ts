@@ -16,6 +16,7 @@
 import { assertScoped, classify, classifyWith, type Cause, type CauseContext, type ClassifiedDifference } from './causes.js';
 import { API_39_TXN, CAUSES_4X_TXN, REMOVED_IN_4_TXN } from './causes-4x-txn.js';
 import type { Difference, Json, JsonObject, NormalisedTranscript, TranscriptEvent } from './runner.js';
+import { canonical, resolve } from './transcript-paths.js';
 
 export type { CauseContext };
 
@@ -191,53 +192,6 @@ function topicRefusedFor4xConfig(d: Difference, ctx: CauseContext): boolean {
     if (setsRemoved && code(ra) === 0 && code(rb) === 40) return true;
   }
   return false;
-}
-
-/** Splits "response.topics[name=t].configs[6].name" into steps (selectors may hold dots). */
-function pathSteps(path: string): Array<{ key: string; sel?: string }> | undefined {
-  const out: Array<{ key: string; sel?: string }> = [];
-  const re = /\.?([A-Za-z_]\w*)((?:\[[^\]]*\])*)/y;
-  while (re.lastIndex < path.length) {
-    const m = re.exec(path);
-    if (m === null) return undefined;
-    out.push({ key: m[1]! });
-    for (const s of m[2]!.matchAll(/\[([^\]]*)\]/g)) out.push({ key: '', sel: s[1] });
-  }
-  return out;
-}
-
-/** Resolves a diff path (without the leading "response") inside an event's response. */
-function resolve(root: Json | undefined, path: string): Json | undefined {
-  const steps = pathSteps(path);
-  if (steps === undefined) return undefined;
-  let cur: Json | undefined = root;
-  for (const step of steps) {
-    if (cur === undefined || cur === null || typeof cur !== 'object') return undefined;
-    if (step.sel === undefined) {
-      cur = Array.isArray(cur) ? undefined : (cur as JsonObject)[step.key];
-      continue;
-    }
-    if (!Array.isArray(cur)) return undefined;
-    const eq = step.sel.indexOf('=');
-    if (eq < 0) {
-      cur = cur[Number(step.sel)];
-      continue;
-    }
-    const k = step.sel.slice(0, eq);
-    const v = step.sel.slice(eq + 1);
-    cur = cur.find((x) => x !== null && typeof x === 'object' && !Array.isArray(x) && String((x as JsonObject)[k]) === v);
-  }
-  return cur;
-}
-
-function canonical(v: Json | undefined): string {
-  if (v === undefined) return 'undefined';
-  if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  return `{${Object.keys(v)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
-    .join(',')}}`;
 }
 
 /**
