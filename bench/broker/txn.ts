@@ -6,9 +6,9 @@
 // Options: --out FILE, --reps N (default 3), --kafka VERSION (default 3.9.1), --no-java,
 // --kmock-dist cache|repo (as bench/broker/run.ts).
 //
-// Workloads, each on a fresh topic, on kmock (a separate `kmock start` process, started once per
-// repetition) and on one Kafka (KRaft, scripts/kafka-reference, started once; warmed up by an
-// untimed first repetition), interleaved rep by rep:
+// Workloads, each on a fresh topic, on kmock (a separate `kmock start` process) and on Kafka
+// (KRaft, scripts/kafka-reference), each started once and warmed up by the same untimed round,
+// interleaved rep by rep:
 //  1. kafkajs 2.2.4 transactional produce: transactions of 100 records (one send each) and of
 //     10,000 records (20 sends of 500), acks=all (kafkajs's transactional default), 100-byte values;
 //  2. the same with Java kafka-clients 3.9.1 (test/support/clients/TxnBench.java: linger.ms=5);
@@ -236,16 +236,20 @@ async function main(): Promise<void> {
   const results: Results = new Map();
   const load0 = loadavg()[0].toFixed(2);
   try {
-    progress(`Kafka ${a.kafka} at ${kafkaBootstrap}: untimed warm-up`);
-    await workloads('kafka', kafkaBootstrap, -1, { ...a, quick: true }, java, new Map());
-    for (let rep = 0; rep < a.reps; rep++) {
-      const p = await spawnBroker(kmockSpec(kmock, ['--set', 'group.initial.rebalance.delay.ms=0']));
-      try {
+    // Both brokers run for the whole benchmark and get the same untimed warm-up round first (a
+    // cold process's first group join and first transaction would otherwise be timed on kmock
+    // only: Kafka's JVM is started once).
+    const p = await spawnBroker(kmockSpec(kmock, ['--set', 'group.initial.rebalance.delay.ms=0']));
+    try {
+      progress(`kmock at ${p.bootstrap}, Kafka ${a.kafka} at ${kafkaBootstrap}: untimed warm-up`);
+      await workloads('kmock', p.bootstrap, -1, { ...a, quick: true }, java, new Map());
+      await workloads('kafka', kafkaBootstrap, -1, { ...a, quick: true }, java, new Map());
+      for (let rep = 0; rep < a.reps; rep++) {
         await workloads('kmock', p.bootstrap, rep, a, java, results, () => cpuMsOf(p.pid));
-      } finally {
-        await p.stop();
+        await workloads('kafka', kafkaBootstrap, rep, a, java, results);
       }
-      await workloads('kafka', kafkaBootstrap, rep, a, java, results);
+    } finally {
+      await p.stop();
     }
   } finally {
     execFileSync(script, ['stop', '--port', kafkaBootstrap.split(':')[1]!], { stdio: 'ignore' });
