@@ -195,8 +195,9 @@ function buildOffsetMap(batches: readonly Batch[], start: number, end: number, a
     if (txns.onBatchRead(b)) continue;
     for (const r of recordsOf(b)) {
       const offset = Number(b.h.baseOffset) + r.offsetDelta;
-      // Records past the bound are not the dirty range's (see the header: Kafka reads the whole
-      // segment holding the bound; kmock's bound is a batch boundary, so none is met here).
+      // Only records below the bound. Kafka reads the whole last segment (a last-stable-offset
+      // bound can fall inside one) and puts its keys past the bound too, then sets latestOffset
+      // back to bound - 1; a batch-boundary bound here meets no such record.
       if (r.key !== null && offset >= start && offset < end) map.set(keyOf(r.key), offset);
     }
   }

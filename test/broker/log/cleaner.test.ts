@@ -1,6 +1,6 @@
 // The log cleaner's pass (src/broker/log/cleaner.ts) against a tiny model of Kafka 3.9's
 // compaction rules, over random logs of keyed records, tombstones, null keys, idempotent batches
-// and transactions ended by COMMIT/ABORT markers, cleaned twice with random bounds and times; plus
+// and transactions ended by COMMIT/ABORT markers, cleaned three times with random bounds and times; plus
 // examples named after LogCleanerTest's cases.
 //
 // The model says what the rules mean, not how LogCleaner streams through them: a data batch is
@@ -9,8 +9,8 @@
 // is its key's latest (or its key is not in the dirty range) and is not a tombstone past its
 // batch's horizon; a COMMIT marker may go when no committed data of its producer lies between it
 // and the producer's previous marker, an ABORT marker when none of its transaction's data is left;
-// a marker that may go gets a horizon first and goes once now >= it; a batch that gains a
-// tombstone-keeping rewrite gets now + delete.retention.ms; an active producer's last batch stays
+// a marker that may go gets a horizon first and goes once now >= it; a batch keeping a tombstone
+// and no horizon yet gets now + delete.retention.ms; an active producer's last batch stays
 // (empty if need be). Everything at or after `end` is untouched; offsets never change.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,7 @@ interface MBatch {
   txn: boolean;
   /** 'EMPTY': a control batch whose marker record is gone (its type with it). */
   control: 'COMMIT' | 'ABORT' | 'EMPTY' | null;
+  gzip?: boolean;
   horizon: number | null;
   records: MRecord[];
 }
@@ -47,7 +48,7 @@ interface Log {
 
 type Rec = { key: string | null; value: string | null };
 type Op =
-  | { kind: 'plain'; idempotent: boolean; recs: Rec[] }
+  | { kind: 'plain'; idempotent: boolean; gzip: boolean; recs: Rec[] }
   | { kind: 'txn'; pid: number; recs: Rec[] }
   | { kind: 'marker'; pid: number; commit: boolean };
 
@@ -57,7 +58,7 @@ const rec: fc.Arbitrary<Rec> = fc.record({
 });
 const recs = fc.array(rec, { minLength: 1, maxLength: 3 });
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('plain' as const), idempotent: fc.boolean(), recs }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('plain' as const), idempotent: fc.boolean(), gzip: fc.boolean(), recs }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('txn' as const), pid: fc.integer({ min: 1, max: 3 }), recs }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('marker' as const), pid: fc.integer({ min: 1, max: 3 }), commit: fc.boolean() }) },
 );
@@ -83,7 +84,7 @@ function buildLog(ops: readonly Op[]): Log {
       if (!open.has(o.pid)) open.set(o.pid, base);
       batches.push({ base, last: next - 1, pid: BigInt(o.pid), txn: true, control: null, horizon: null, records });
     } else {
-      batches.push({ base, last: next - 1, pid: o.idempotent ? IDEMPOTENT_PID : -1n, txn: false, control: null, horizon: null, records });
+      batches.push({ base, last: next - 1, pid: o.idempotent ? IDEMPOTENT_PID : -1n, txn: false, control: null, gzip: o.gzip, horizon: null, records });
     }
   }
   const lso = Math.min(next, ...open.values());
@@ -101,6 +102,7 @@ function encode(b: MBatch): Buffer {
     producerEpoch: b.pid === -1n ? -1 : 0,
     baseSequence: b.pid === -1n ? -1 : b.base,
     isTransactional: b.txn,
+    compression: b.gzip === true ? 'gzip' : 'none',
     records: b.records.map((r) => ({ key: r.key, value: r.value, offsetDelta: r.offset - b.base, timestamp: T0 })),
   });
 }
@@ -116,6 +118,7 @@ function decode(buf: Buffer): MBatch {
     pid: d.producerId,
     txn: d.isTransactional,
     control: d.isControl ? (control ?? 'EMPTY') : null,
+    gzip: d.compression === 'gzip',
     horizon: d.hasDeleteHorizon ? d.baseTimestamp : null,
     records: d.isControl ? [] : d.records.map((r) => ({ offset: base + r.offsetDelta, key: r.key?.toString() ?? null, value: r.value?.toString() ?? null })),
   };
@@ -188,7 +191,8 @@ function modelClean(log: ModelBatch[], aborted: readonly AbortedTxn[], p: Pass):
       const horizon = tombstones && b.horizon === null ? p.now + p.ret : b.horizon;
       out.push({ ...b, records, horizon, same: records.length === b.records.length && horizon === b.horizon });
     } else if (lastOfProducer) {
-      out.push({ ...b, records: [], horizon: null, same: b.records.length === 0 });
+      // An emptied batch is a bare, uncompressed header (DefaultRecordBatch.writeEmptyHeader).
+      out.push({ ...b, records: [], horizon: null, gzip: false, same: b.records.length === 0 });
     }
   }
   return { batches: out, aborted: keptAborted.sort((x, y) => x.lastOffset - y.lastOffset) };
