@@ -44,8 +44,11 @@ export const findCoordinatorHandler = defineHandler({
         coordinators: [],
       };
     }
+    // One answer for every key: the internal topic the first key creates is not visible to the
+    // request's other keys on Kafka (creation goes through the controller), and no key, no lookup.
+    let answer: number | undefined;
     const coordinators: FindCoordinatorResponse.Coordinator[] = req.coordinatorKeys.map((key) => {
-      const error = coordinatorFor(b, req.keyType, v);
+      const error = (answer ??= coordinatorFor(b, req.keyType, v));
       const ok = error === ErrorCode.NONE;
       return {
         key,

@@ -92,6 +92,21 @@ describe('FindCoordinator', () => {
     ]);
   });
 
+  // Kafka 3.9.1 answers [] and then 15, 15, 15 here (checked with a raw client against scripts/kafka-reference).
+  it('a first batched lookup answers every key COORDINATOR_NOT_AVAILABLE (the topic it creates is not there yet for the others); no keys, no topic', async () => {
+    const none = await c.request(10, 4, createFindCoordinatorRequest({ keyType: 1, coordinatorKeys: [] }));
+    expect(none.coordinators).toEqual([]);
+    expect(kmock.broker.topics.get('__transaction_state')).toBeUndefined();
+    const first = await c.request(10, 4, createFindCoordinatorRequest({ keyType: 1, coordinatorKeys: ['t1', 't2', 't3'] }));
+    expect(first.coordinators.map((x: { key: string; errorCode: number }) => [x.key, x.errorCode])).toEqual([
+      ['t1', ErrorCode.COORDINATOR_NOT_AVAILABLE],
+      ['t2', ErrorCode.COORDINATOR_NOT_AVAILABLE],
+      ['t3', ErrorCode.COORDINATOR_NOT_AVAILABLE],
+    ]);
+    const then = await c.request(10, 4, createFindCoordinatorRequest({ keyType: 1, coordinatorKeys: ['t1', 't2'] }));
+    expect(then.coordinators.map((x: { errorCode: number }) => x.errorCode)).toEqual([ErrorCode.NONE, ErrorCode.NONE]);
+  });
+
   it('refuses an unknown key type with INVALID_REQUEST', async () => {
     const res = await c.request(10, 1, createFindCoordinatorRequest({ key: 'x', keyType: 7 }));
     expect(res.errorCode).toBe(ErrorCode.INVALID_REQUEST);
