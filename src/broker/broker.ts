@@ -10,6 +10,8 @@ import { Connection, type ConnectionDeps, type ConnectionHooks } from './connect
 import { HANDLERS } from './handlers/index.js';
 import type { ApiHandler } from './handlers/types.js';
 import { TopicStore } from './log/topics.js';
+import { BrokerLogDefaults } from './log/log-config.js';
+import { staticTopicDefaults } from './config/topic-defaults.js';
 import { FetchWaiters } from './log/fetch-waiters.js';
 import { ProducerIdManager } from './log/producer-ids.js';
 import { GroupCoordinator, isPolicyEvent, type GroupEvent } from './group/index.js';
@@ -34,6 +36,8 @@ export class Broker implements ConnectionDeps {
   readonly clock: BrokerClock;
   readonly ids: IdSource;
   readonly topics: TopicStore;
+  /** The broker's values of topic configs (its settings; dynamic broker configs replace them). */
+  readonly logDefaults: BrokerLogDefaults;
   readonly fetchWaiters = new FetchWaiters();
   readonly producerIds = new ProducerIdManager();
   readonly topicDeletions = new TopicDeletions();
@@ -69,6 +73,7 @@ export class Broker implements ConnectionDeps {
       onTimerError: (name, err) => this.log.error({ timer: name, err: String((err as Error)?.stack ?? err) }, 'timer failed'),
     });
     this.ids = config.deterministic ? new SeededIds(String(config.seed)) : randomIds;
+    this.logDefaults = new BrokerLogDefaults(staticTopicDefaults(config));
     this.topics = new TopicStore({ clock: this.clock, ids: this.ids, startedAt: this.clock.now() });
     this.groups = new GroupCoordinator({
       clock: this.clock,
@@ -105,7 +110,7 @@ export class Broker implements ConnectionDeps {
       timers: this.clock,
       producerIds: this.producerIds,
       offsetsPartitionFor: (groupId) => this.groups.partitionFor(groupId),
-      markers: logMarkerWriter({ config, topics: this.topics, groups: this.groups, fetchWaiters: this.fetchWaiters, clock: this.clock, log: this.log }),
+      markers: logMarkerWriter({ logDefaults: this.logDefaults, topics: this.topics, groups: this.groups, fetchWaiters: this.fetchWaiters, clock: this.clock, log: this.log }),
       onEvent: (e) => this.onTxnEvent(e),
     });
     this.clientFindings = new ClientFindings(config.strictClients, this.log, this.clock);
@@ -117,6 +122,7 @@ export class Broker implements ConnectionDeps {
       ids: this.ids,
       clusterId: config.clusterId ?? this.ids.clusterId(),
       topics: this.topics,
+      logDefaults: this.logDefaults,
       fetchWaiters: this.fetchWaiters,
       groups: this.groups,
       producerIds: this.producerIds,

@@ -56,6 +56,78 @@ export interface BrokerConfig {
   /** transaction.partition.verification.enable: Produce asks the coordinator whether a partition is in the transaction (KIP-890 part 1). */
   transactionPartitionVerificationEnable: boolean;
 
+  // ---- storage (Kafka's log.* settings; the topic configs of the same names fall back to them) ----
+  /** log.dir: where a data dir lives when log.dirs is unset (kmock: in memory unless one of them is set). */
+  logDir: string | null;
+  /** log.dirs / `--data-dir`: the data dir (kmock uses the first); null: everything in memory. */
+  logDirs: string | null;
+  /** log.segment.bytes */
+  logSegmentBytes: number;
+  /** log.roll.ms (null: log.roll.hours) */
+  logRollMs: number | null;
+  /** log.roll.hours */
+  logRollHours: number;
+  /** log.roll.jitter.ms (null: log.roll.jitter.hours) */
+  logRollJitterMs: number | null;
+  /** log.roll.jitter.hours */
+  logRollJitterHours: number;
+  /** log.retention.ms (null: log.retention.minutes, then log.retention.hours; negative: no limit) */
+  logRetentionMs: number | null;
+  /** log.retention.minutes (null: log.retention.hours) */
+  logRetentionMinutes: number | null;
+  /** log.retention.hours */
+  logRetentionHours: number;
+  /** log.retention.bytes (-1: no limit) */
+  logRetentionBytes: number;
+  /** log.retention.check.interval.ms: how often retention runs. */
+  logRetentionCheckIntervalMs: number;
+  /** log.cleanup.policy: delete, compact or both. */
+  logCleanupPolicy: string;
+  /** log.index.size.max.bytes: a segment rolls when its offset or time index would pass this. */
+  logIndexSizeMaxBytes: number;
+  /** log.index.interval.bytes */
+  logIndexIntervalBytes: number;
+  /** log.flush.interval.messages (Long.MAX_VALUE: never) */
+  logFlushIntervalMessages: number;
+  /** log.flush.interval.ms (null: log.flush.scheduler.interval.ms) */
+  logFlushIntervalMs: number | null;
+  /** log.flush.scheduler.interval.ms */
+  logFlushSchedulerIntervalMs: number;
+  /** log.segment.delete.delay.ms: a deleted segment's files are removed this long after. */
+  logSegmentDeleteDelayMs: number;
+  /** log.cleaner.enable */
+  logCleanerEnable: boolean;
+  /** log.cleaner.delete.retention.ms */
+  logCleanerDeleteRetentionMs: number;
+  /** log.cleaner.min.compaction.lag.ms */
+  logCleanerMinCompactionLagMs: number;
+  /** log.cleaner.max.compaction.lag.ms */
+  logCleanerMaxCompactionLagMs: number;
+  /** log.cleaner.min.cleanable.ratio */
+  logCleanerMinCleanableRatio: number;
+  /** log.cleaner.backoff.ms: the cleaner's pause when no log needs cleaning. */
+  logCleanerBackoffMs: number;
+  /** message.max.bytes */
+  messageMaxBytes: number;
+  /** min.insync.replicas */
+  minInsyncReplicas: number;
+  /** compression.type */
+  compressionType: string;
+  /**
+   * queued.max.request.bytes: the bytes of requests being read or waiting, all connections
+   * together, before the broker stops reading more (KIP-72). Kafka's default is -1 (no bound);
+   * kmock's keeps one client from holding the broker's memory.
+   */
+  queuedMaxRequestBytes: number;
+  /**
+   * kmock's own: the most bytes stored record batches may hold in memory (-1: no bound). Past it, with
+   * a data dir the oldest segments are read from disk only; without one they are dropped (the log
+   * start offset moves, with a warning naming the partitions).
+   */
+  storedMaxBytes: number;
+  /** kmock's own: fsync the data dir before answering acks=all (and markers, offsets). */
+  fsyncOnAcksAll: boolean;
+
   /**
    * How the broker's clock moves (time/broker-clock.ts, docs/testing.md): 'system' (real time),
    * 'manual' (only when the test advances it) or { speed: N } (real time, N times faster). As
@@ -120,6 +192,37 @@ export const DEFAULT_CONFIG: BrokerConfig = {
   transactionAbortTimedOutTransactionCleanupIntervalMs: 10_000,
   transactionRemoveExpiredTransactionCleanupIntervalMs: 3_600_000,
   transactionPartitionVerificationEnable: true,
+  logDir: null,
+  logDirs: null,
+  logSegmentBytes: 1073741824,
+  logRollMs: null,
+  logRollHours: 168,
+  logRollJitterMs: null,
+  logRollJitterHours: 0,
+  logRetentionMs: null,
+  logRetentionMinutes: null,
+  logRetentionHours: 168,
+  logRetentionBytes: -1,
+  logRetentionCheckIntervalMs: 300000,
+  logCleanupPolicy: 'delete',
+  logIndexSizeMaxBytes: 10485760,
+  logIndexIntervalBytes: 4096,
+  logFlushIntervalMessages: 9223372036854775807,
+  logFlushIntervalMs: null,
+  logFlushSchedulerIntervalMs: 9223372036854775807,
+  logSegmentDeleteDelayMs: 60000,
+  logCleanerEnable: true,
+  logCleanerDeleteRetentionMs: 86400000,
+  logCleanerMinCompactionLagMs: 0,
+  logCleanerMaxCompactionLagMs: 9223372036854775807,
+  logCleanerMinCleanableRatio: 0.5,
+  logCleanerBackoffMs: 15000,
+  messageMaxBytes: 1048588,
+  minInsyncReplicas: 1,
+  compressionType: 'producer',
+  queuedMaxRequestBytes: 268435456,
+  storedMaxBytes: 1073741824,
+  fsyncOnAcksAll: false,
   clock: 'system',
   deterministic: false,
   seed: 0,
@@ -147,6 +250,9 @@ export class ConfigError extends Error {}
 /** Settings without a default that text may still set (by their kmock name). */
 const OPTIONAL_SETTINGS: ReadonlySet<string> = new Set(['clusterId', 'clockStartMs', 'advertisedHost', 'advertisedPort']);
 
+/** Settings whose default is null (unset) and whose value is a number. */
+const NULLABLE_NUMBERS: ReadonlySet<string> = new Set(['logRollMs', 'logRollJitterMs', 'logRetentionMs', 'logRetentionMinutes', 'logFlushIntervalMs']);
+
 /** Applies one setting given as text (from a flag, `--set k=v` or a config file). */
 export function applySetting(config: BrokerConfig, name: string, text: string): void {
   // Own properties only: "toString" or "__proto__" is no setting.
@@ -169,8 +275,13 @@ export function applySetting(config: BrokerConfig, name: string, text: string): 
       if (e instanceof ClockError) throw new ConfigError(e.message);
       throw e;
     }
-  } else if (typeof current === 'number' || key === 'clockStartMs' || key === 'advertisedPort') {
+  } else if (typeof current === 'number' || key === 'clockStartMs' || key === 'advertisedPort' || NULLABLE_NUMBERS.has(key)) {
     const n = Number(text);
+    if (key === 'logCleanerMinCleanableRatio') {
+      if (!Number.isFinite(n)) throw new ConfigError(`${name} must be a number, got "${text}"`);
+      target[key] = n;
+      return;
+    }
     if (!Number.isInteger(n)) throw new ConfigError(`${name} must be an integer, got "${text}"`);
     target[key] = n;
   } else if (typeof current === 'boolean') {
@@ -179,7 +290,7 @@ export function applySetting(config: BrokerConfig, name: string, text: string): 
   } else if (key === 'logMessageTimestampType') {
     if (text !== 'CreateTime' && text !== 'LogAppendTime') throw new ConfigError(`${name} must be CreateTime or LogAppendTime`);
     target[key] = text;
-  } else if (key === 'rack') {
+  } else if (key === 'rack' || key === 'logDir' || key === 'logDirs') {
     target[key] = text === '' ? null : text;
   } else {
     target[key] = text;

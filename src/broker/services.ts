@@ -8,6 +8,7 @@ import type { GroupCoordinator } from './group/index.js';
 import type { IdSource } from './ids.js';
 import type { FetchWaiters } from './log/fetch-waiters.js';
 import type { ProducerIdManager } from './log/producer-ids.js';
+import type { BrokerLogDefaults } from './log/log-config.js';
 import type { TopicStore } from './log/topics.js';
 import type { BrokerClock } from './time/broker-clock.js';
 import type { ClientFindings } from './strict/findings.js';
@@ -56,6 +57,11 @@ export interface BrokerServices {
   /** config.clusterId, or the one this broker made up (kmock's fixed id, or the seed's). */
   readonly clusterId: string;
   readonly topics: TopicStore;
+  /**
+   * The broker's value of each topic config (static settings, and dynamic broker configs over
+   * them): what resolveLogConfig puts under a topic's overrides.
+   */
+  readonly logDefaults: BrokerLogDefaults;
   /** Fetch long polls waiting for records on a partition (woken by appends and deletions). */
   readonly fetchWaiters: FetchWaiters;
   /** The classic group coordinator (a pure state machine on an injected clock). */

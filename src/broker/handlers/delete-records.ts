@@ -36,7 +36,7 @@ export const deleteRecordsHandler = defineHandler({
       let lowWatermark = -1;
       if (topic === undefined || log === undefined) errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
       else if (topic.isInternal) errorCode = ErrorCode.INVALID_TOPIC_EXCEPTION;
-      else if (!resolveLogConfig(topic.configs, b.config).delete) errorCode = ErrorCode.POLICY_VIOLATION;
+      else if (!resolveLogConfig(topic.configs, b.logDefaults).delete) errorCode = ErrorCode.POLICY_VIOLATION;
       else {
         const r = log.deleteRecords(offset);
         errorCode = r.errorCode;

@@ -100,7 +100,7 @@ export function produceSimple(ctx: RequestContext, req: ProduceRequest): Produce
     const parts = t.partitionData;
     count += parts.length;
     if (parts.length === 0 || count > SIMPLE_MAX_PARTITIONS) return undefined;
-    const config = resolveLogConfig(topic.configs, b.config);
+    const config = resolveLogConfig(topic.configs, b.logDefaults);
     // a compression.type=zstd topic stores zstd batches: the codec loads first (see handle)
     if (config.compressionCodec === 4 && !zstdReady()) return undefined;
     for (let k = 0; k < parts.length; k++) {
@@ -130,7 +130,7 @@ export function produceSimple(ctx: RequestContext, req: ProduceRequest): Produce
   for (let i = 0; i < topicData.length; i++) {
     const t = topicData[i];
     const topic = b.topics.get(t.name)!;
-    const config = resolveLogConfig(topic.configs, b.config);
+    const config = resolveLogConfig(topic.configs, b.logDefaults);
     const parts = t.partitionData;
     const partitionResponses: ProduceResponse.PartitionProduceResponse[] = acks === 0 ? [] : new Array(parts.length);
     for (let k = 0; k < parts.length; k++) {
@@ -173,7 +173,7 @@ function hasZstdBatch(req: ProduceRequest): boolean {
 function writesZstdTopic(ctx: RequestContext, req: ProduceRequest): boolean {
   for (const t of req.topicData) {
     const topic = ctx.services.topics.get(t.name);
-    if (topic !== undefined && resolveLogConfig(topic.configs, ctx.services.config).compressionCodec === 4) return true;
+    if (topic !== undefined && resolveLogConfig(topic.configs, ctx.services.logDefaults).compressionCodec === 4) return true;
   }
   return false;
 }
@@ -315,7 +315,7 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
           continue;
         }
         const log = t.topic.partitions[t.partition];
-        const config = resolveLogConfig(t.topic.configs, b.config);
+        const config = resolveLogConfig(t.topic.configs, b.logDefaults);
         // Partition.appendRecordsToLeader refuses acks=-1 when the ISR is smaller than the
         // effective min ISR, min(min.insync.replicas, replicas): 1 with kmock's one replica, so never.
         const txn = appendOptions(verificationEnabled, verification?.guards.get(key) ?? SENTINEL_GUARD);

@@ -27,7 +27,7 @@ export interface MarkerToWrite {
   partitions: ReadonlyArray<{ topic: string; partition: number }>;
 }
 
-type MarkerServices = Pick<BrokerServices, 'config' | 'topics' | 'groups' | 'fetchWaiters' | 'clock' | 'log'>;
+type MarkerServices = Pick<BrokerServices, 'logDefaults' | 'topics' | 'groups' | 'fetchWaiters' | 'clock' | 'log'>;
 
 /**
  * Writes one marker to each of its partitions; one result per partition, in the marker's order.
@@ -55,7 +55,7 @@ export function writeMarker(b: MarkerServices, marker: MarkerToWrite, unknownPar
       { producerId: marker.producerId, producerEpoch: marker.producerEpoch, coordinatorEpoch: marker.coordinatorEpoch, result: marker.result },
       b.clock.now(),
       // The topic's settings: LogAppendTime stamps the marker too.
-      resolveLogConfig(topic!.configs, b.config),
+      resolveLogConfig(topic!.configs, b.logDefaults),
     );
     results.push({ ...tp, errorCode });
     if (errorCode === ErrorCode.NONE) b.fetchWaiters.notify(tp.topic, tp.partition);

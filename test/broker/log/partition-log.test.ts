@@ -140,7 +140,7 @@ describe('append', () => {
         "[RecordError(batchIndex=1, message='Compacted topic cannot accept message without key in topic partition t-0'), " +
         "RecordError(batchIndex=2, message='Compacted topic cannot accept message without key in topic partition t-0')]",
     );
-    const bounded = resolveLogConfig(new Map([['message.timestamp.before.max.ms', '1000']]), { logMessageTimestampType: 'CreateTime' });
+    const bounded = resolveLogConfig(new Map([['message.timestamp.before.max.ms', '1000']]));
     const old = encodeBatch({ records: [{ value: 'x', timestamp: NOW - 5000 }] });
     const t = l.appendAsLeader(old, bounded, NOW);
     expect(t.errorCode).toBe(ErrorCode.INVALID_TIMESTAMP);

@@ -27,7 +27,7 @@ function batch(n: number, init: Partial<RecordBatchInput> = {}): Buffer {
 }
 
 function cfg(compressionType: string, extra: Record<string, string> = {}): LogConfig {
-  return resolveLogConfig(new Map(Object.entries({ 'compression.type': compressionType, ...extra })), { logMessageTimestampType: 'CreateTime' });
+  return resolveLogConfig(new Map(Object.entries({ 'compression.type': compressionType, ...extra })));
 }
 
 /** What a consumer sees of a batch: everything but the codec and the byte layout. */
