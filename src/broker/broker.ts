@@ -12,6 +12,7 @@ import type { ApiHandler } from './handlers/types.js';
 import { TopicStore } from './log/topics.js';
 import { BrokerLogDefaults } from './log/log-config.js';
 import { staticTopicDefaults } from './config/topic-defaults.js';
+import { DynamicBrokerConfigs } from './config/dynamic-configs.js';
 import { FetchWaiters } from './log/fetch-waiters.js';
 import { ProducerIdManager } from './log/producer-ids.js';
 import { GroupCoordinator, isPolicyEvent, type GroupEvent } from './group/index.js';
@@ -38,6 +39,8 @@ export class Broker implements ConnectionDeps {
   readonly topics: TopicStore;
   /** The broker's values of topic configs (its settings; dynamic broker configs replace them). */
   readonly logDefaults: BrokerLogDefaults;
+  /** Dynamic broker configs (per broker and cluster default), set by AlterConfigs. */
+  readonly dynamicConfigs: DynamicBrokerConfigs;
   readonly fetchWaiters = new FetchWaiters();
   readonly producerIds = new ProducerIdManager();
   readonly topicDeletions = new TopicDeletions();
@@ -74,6 +77,7 @@ export class Broker implements ConnectionDeps {
     });
     this.ids = config.deterministic ? new SeededIds(String(config.seed)) : randomIds;
     this.logDefaults = new BrokerLogDefaults(staticTopicDefaults(config));
+    this.dynamicConfigs = new DynamicBrokerConfigs(config, this.logDefaults);
     this.topics = new TopicStore({ clock: this.clock, ids: this.ids, startedAt: this.clock.now() });
     this.groups = new GroupCoordinator({
       clock: this.clock,
@@ -123,6 +127,7 @@ export class Broker implements ConnectionDeps {
       clusterId: config.clusterId ?? this.ids.clusterId(),
       topics: this.topics,
       logDefaults: this.logDefaults,
+      dynamicConfigs: this.dynamicConfigs,
       fetchWaiters: this.fetchWaiters,
       groups: this.groups,
       producerIds: this.producerIds,

@@ -9,6 +9,7 @@ import type { IdSource } from './ids.js';
 import type { FetchWaiters } from './log/fetch-waiters.js';
 import type { ProducerIdManager } from './log/producer-ids.js';
 import type { BrokerLogDefaults } from './log/log-config.js';
+import type { DynamicBrokerConfigs } from './config/dynamic-configs.js';
 import type { TopicStore } from './log/topics.js';
 import type { BrokerClock } from './time/broker-clock.js';
 import type { ClientFindings } from './strict/findings.js';
@@ -62,6 +63,8 @@ export interface BrokerServices {
    * them): what resolveLogConfig puts under a topic's overrides.
    */
   readonly logDefaults: BrokerLogDefaults;
+  /** The broker configs IncrementalAlterConfigs/AlterConfigs set at run time (config/dynamic-configs.ts). */
+  readonly dynamicConfigs: DynamicBrokerConfigs;
   /** Fetch long polls waiting for records on a partition (woken by appends and deletions). */
   readonly fetchWaiters: FetchWaiters;
   /** The classic group coordinator (a pure state machine on an injected clock). */
