@@ -21,6 +21,7 @@ import { BrokerClock } from './time/broker-clock.js';
 import { DETERMINISTIC_EPOCH_MS } from './config.js';
 import { randomIds, SeededIds, type IdSource } from './ids.js';
 import { ClientFindings } from './strict/findings.js';
+import { requestMemoryPool, type MemoryPool } from './memory-pool.js';
 import { TransactionCoordinator } from './txn/coordinator.js';
 import type { TxnEvent } from './txn/events.js';
 import { logMarkerWriter } from './txn/log-markers.js';
@@ -62,6 +63,8 @@ export class Broker implements ConnectionDeps {
   readonly services: BrokerServices;
   /** Strict-clients mode: what clients did that a correct client does not (strict/findings.ts). */
   readonly clientFindings: ClientFindings;
+  /** queued.max.request.bytes: the bytes of requests being read, all connections together (memory-pool.ts). */
+  readonly requestMemory: MemoryPool;
   private nextConnectionId = 1;
 
   constructor(
@@ -118,6 +121,7 @@ export class Broker implements ConnectionDeps {
       onEvent: (e) => this.onTxnEvent(e),
     });
     this.clientFindings = new ClientFindings(config.strictClients, this.log, this.clock);
+    this.requestMemory = requestMemoryPool(config, this.log, () => this.clock.now());
     this.advertised = { host: config.advertisedHost ?? config.host, port: config.advertisedPort ?? config.port };
     this.services = {
       config,

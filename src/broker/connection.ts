@@ -5,6 +5,10 @@
 // dispatched only after the previous response has been written (Kafka mutes the channel in the
 // meantime). That keeps responses in request order even when a handler waits (JoinGroup, a
 // Fetch long poll) and gives pipelined requests the same semantics as on a real broker.
+//
+// A frame's bytes come from the broker's request memory pool (memory-pool.ts, KIP-72's
+// queued.max.request.bytes) once its size is known; when the pool cannot give them the connection
+// stops reading until a request somewhere is handled (see readFrames).
 import type { Socket } from 'node:net';
 import {
   apiByKey,
@@ -17,6 +21,7 @@ import {
   type RequestHeaderInfo,
 } from '../codec/index.js';
 import type { TimerHandle } from './group/clock.js';
+import type { MemoryPool, MemoryWaiter } from './memory-pool.js';
 import { NO_RESPONSE, type ApiHandler, type RequestContext } from './handlers/types.js';
 import type { BrokerServices } from './services.js';
 import { checkLeftover, checkUnadvertisedVersion } from './strict/frame-checks.js';
@@ -61,6 +66,8 @@ export interface ConnectionDeps {
   /** Shared by every connection; the control plane sets its interceptor. */
   readonly hooks: ConnectionHooks;
   readonly stats: { requests: number };
+  /** The bytes of requests being read, queued and handled, all connections together (queued.max.request.bytes). */
+  readonly requestMemory: MemoryPool;
   onConnectionClosed(c: Connection, why: string): void;
   traceLine(line: Record<string, unknown>): void;
 }
@@ -74,12 +81,23 @@ export class Connection {
   private closed = false;
   /** Reading was paused because too many frames are queued (resumed once half have been handled). */
   private readPaused = false;
+  /** The size of the frame whose 4-byte prefix has been read and whose bytes are not yet being read; -1 when none. */
+  private headSize = -1;
+  /** Whether the pool gave headSize's bytes (a waiter granted them). */
+  private headAllocated = false;
+  /** Waiting for the pool to give headSize's bytes: reading is paused meanwhile. */
+  private memoryWait: MemoryWaiter | undefined;
+  /** The frame being read: its payload, taken from the pool, and how much of it has arrived. */
+  private receive: { buf: Buffer; filled: number } | undefined;
+  /** Whether socket.pause() is in effect (for readPaused or memoryWait). */
+  private socketPaused = false;
   /** The client closed its side while a request was in flight (see onPeerGone). */
   private peerGone = false;
   /** The idle check (connections.max.idle.ms) and when data last arrived, on the broker's clock. */
   private idleTimer: TimerHandle | undefined;
   private lastReceivedAt = 0;
   private readonly services: BrokerServices;
+  private readonly pool: MemoryPool;
   private readonly closeThis = (why: string) => this.close(why);
 
   constructor(
@@ -89,6 +107,7 @@ export class Connection {
   ) {
     this.info = { id, clientHost: socket.remoteAddress ?? 'unknown', clientPort: socket.remotePort ?? 0, clientId: null };
     this.services = deps.services;
+    this.pool = deps.requestMemory;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => this.close('socket error'));
@@ -105,8 +124,13 @@ export class Connection {
     if (this.closed) return;
     this.closed = true;
     this.idleTimer?.cancel();
+    // The queued frames' bytes and the frame being read go back to the pool; the request being
+    // handled gives its own back when its handler returns (dispatch).
+    for (const f of this.frames) this.pool.release(f.length);
     this.frames = [];
+    this.dropUnfinishedFrame();
     this.pending = [];
+    this.pendingBytes = 0;
     this.socket.destroy();
     this.deps.onConnectionClosed(this, why);
   }
@@ -126,13 +150,26 @@ export class Connection {
       return;
     }
     this.peerGone = true;
+    this.dropUnfinishedFrame();
     this.pending = [];
     this.pendingBytes = 0;
+  }
+
+  /** Gives back the bytes of a frame not yet complete (or leaves the pool's line): it will never be read. */
+  private dropUnfinishedFrame(): void {
+    if (this.memoryWait !== undefined) this.pool.cancel(this.memoryWait);
+    this.memoryWait = undefined;
+    if (this.headAllocated) this.pool.release(this.headSize);
+    this.headAllocated = false;
+    this.headSize = -1;
+    if (this.receive !== undefined) this.pool.release(this.receive.buf.length);
+    this.receive = undefined;
   }
 
   /** After the in-flight request of a connection whose client left: one more, then closed. */
   private finishAfterPeerGone(): void {
     const next = this.frames.shift();
+    for (const f of this.frames) this.pool.release(f.length);
     this.frames = [];
     if (next === undefined) {
       this.close('closed by peer');
@@ -175,68 +212,169 @@ export class Connection {
 
   // ---- framing -----------------------------------------------------------------------------------
 
+  /** The frame being read, for the control plane and tests: its size and the bytes received of it. */
+  get readingFrame(): { size: number; received: number; allocated: boolean } | undefined {
+    if (this.receive !== undefined) return { size: this.receive.buf.length, received: this.receive.filled, allocated: true };
+    if (this.headSize >= 0) return { size: this.headSize, received: 0, allocated: this.headAllocated };
+    return undefined;
+  }
+
+  /** Whether reading is paused until the request memory pool gives this connection a frame's bytes. */
+  get waitingForMemory(): boolean {
+    return this.memoryWait !== undefined;
+  }
+
   private onData(chunk: Buffer): void {
     if (this.closed) return;
     this.touch();
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
-    while (this.pendingBytes >= 4) {
-      const size = this.peekSize();
-      // Checked before the frame is buffered: a hostile size never allocates (Kafka closes too).
-      if (size < 0 || size > this.services.config.socketRequestMaxBytes) {
-        this.services.log.warn({ connection: this.info.id, size }, 'frame size out of bounds; closing connection');
-        this.close('frame size out of bounds');
-        return;
-      }
-      if (this.pendingBytes < 4 + size) break;
-      this.frames.push(this.takeFrame(4 + size));
-    }
+    this.readFrames();
+    if (this.closed) return;
     if (this.frames.length >= MAX_QUEUED_FRAMES && !this.readPaused) {
       this.readPaused = true;
-      this.socket.pause();
+      this.updateReading();
     }
     this.pump();
   }
 
-  private peekSize(): number {
-    const first = this.pending[0];
-    if (first.length >= 4) return first.readInt32BE(0);
-    const head = Buffer.concat(this.pending, 4);
-    return head.readInt32BE(0);
+  /**
+   * Cuts the pending bytes into frames, as Kafka's NetworkReceive.readFrom: the 4-byte size first
+   * (checked against socket.request.max.bytes before anything is buffered: a hostile size never
+   * allocates, and Kafka closes too), then the payload's bytes from the pool, then the payload.
+   * When the pool refuses them, the connection pauses reading and waits in the pool's line
+   * (KafkaChannel.read mutes the channel when the size is known and the memory is not); the bytes
+   * already received stay pending, at most what one socket read brought. A frame whose bytes were
+   * given is always read to its end, whatever the pool's state (KafkaChannel.isInMutableState is
+   * false once a receive's memory is allocated): the frames holding the pool's memory are the ones
+   * that can complete and give it back, so waiting never deadlocks on memory.
+   */
+  private readFrames(): void {
+    for (;;) {
+      const r = this.receive;
+      if (r !== undefined) {
+        if (!this.fillReceive(r)) return;
+        this.receive = undefined;
+        this.frames.push(r.buf);
+      }
+      if (this.headSize < 0) {
+        if (this.pendingBytes < 4) return;
+        const size = this.readSize();
+        if (size < 0 || size > this.services.config.socketRequestMaxBytes) {
+          this.services.log.warn({ connection: this.info.id, size }, 'frame size out of bounds; closing connection');
+          this.close('frame size out of bounds');
+          return;
+        }
+        this.headSize = size;
+      }
+      const size = this.headSize;
+      // A size of 0 takes nothing from the pool (NetworkReceive's EMPTY_BUFFER); handleFrame closes it.
+      if (size > 0 && !this.headAllocated) {
+        if (this.memoryWait !== undefined) return;
+        if (!this.pool.tryAllocate(size)) {
+          this.waitForMemory(size);
+          return;
+        }
+      }
+      this.headSize = -1;
+      this.headAllocated = false;
+      const first = this.pending[0];
+      if (first !== undefined && first.length >= size) {
+        // The whole payload is in one chunk: a view of it, no copy.
+        this.frames.push(first.subarray(0, size));
+        if (first.length === size) this.pending.shift();
+        else this.pending[0] = first.subarray(size);
+        this.pendingBytes -= size;
+        continue;
+      }
+      // NetworkReceive's buffer, of the payload's size; chunks are copied in as they arrive.
+      this.receive = { buf: Buffer.allocUnsafe(size), filled: 0 };
+    }
   }
 
-  /** `take(n).subarray(4)`: a frame without its size prefix, in one step when it lies in one chunk. */
-  private takeFrame(n: number): Buffer {
-    const first = this.pending[0];
-    if (first.length < n) return this.take(n).subarray(4);
-    if (first.length === n) this.pending.shift();
-    else this.pending[0] = first.subarray(n);
-    this.pendingBytes -= n;
-    return first.subarray(4, n);
+  /** Copies pending bytes into the frame being read; true once it is complete. */
+  private fillReceive(r: { buf: Buffer; filled: number }): boolean {
+    const n = r.buf.length;
+    while (r.filled < n && this.pending.length > 0) {
+      const c = this.pending[0];
+      const k = Math.min(c.length, n - r.filled);
+      c.copy(r.buf, r.filled, 0, k);
+      r.filled += k;
+      this.pendingBytes -= k;
+      if (k === c.length) this.pending.shift();
+      else this.pending[0] = c.subarray(k);
+    }
+    return r.filled === n;
   }
 
-  /** Removes `n` bytes from the front of the pending chunks; a view when they lie in one chunk. */
-  private take(n: number): Buffer {
+  /** Removes the 4-byte size prefix from the pending bytes and reads it. */
+  private readSize(): number {
     const first = this.pending[0];
-    let out: Buffer;
-    if (first.length >= n) {
-      out = first.subarray(0, n);
-      if (first.length === n) this.pending.shift();
-      else this.pending[0] = first.subarray(n);
+    let size: number;
+    if (first.length >= 4) {
+      size = first.readInt32BE(0);
+      if (first.length === 4) this.pending.shift();
+      else this.pending[0] = first.subarray(4);
     } else {
-      out = Buffer.allocUnsafe(n);
-      let filled = 0;
-      while (filled < n) {
+      const head = Buffer.concat(this.pending, 4);
+      size = head.readInt32BE(0);
+      let left = 4;
+      while (left > 0) {
         const c = this.pending[0];
-        const k = Math.min(c.length, n - filled);
-        c.copy(out, filled, 0, k);
-        filled += k;
-        if (k === c.length) this.pending.shift();
-        else this.pending[0] = c.subarray(k);
+        if (c.length <= left) {
+          left -= c.length;
+          this.pending.shift();
+        } else {
+          this.pending[0] = c.subarray(left);
+          left = 0;
+        }
       }
     }
-    this.pendingBytes -= n;
-    return out;
+    this.pendingBytes -= 4;
+    return size;
+  }
+
+  /**
+   * Pauses reading until the pool gives `size` bytes. The pool takes them for this connection
+   * before telling it, in the order connections were refused; reading resumes on the next turn of
+   * the event loop (not inside the release that freed the memory, which runs in another
+   * connection's request).
+   */
+  private waitForMemory(size: number): void {
+    const waiter: MemoryWaiter = {
+      bytes: size,
+      granted: () => {
+        if (this.memoryWait !== waiter) {
+          // Not this connection's wait any more (it closed): the bytes go back.
+          this.pool.release(size);
+          return;
+        }
+        this.memoryWait = undefined;
+        this.headAllocated = true;
+        setImmediate(() => this.resumeAfterMemory());
+      },
+    };
+    this.memoryWait = waiter;
+    this.updateReading();
+    this.pool.wait(waiter);
+  }
+
+  private resumeAfterMemory(): void {
+    if (this.closed || this.memoryWait !== undefined) return;
+    this.readFrames();
+    if (this.closed) return;
+    if (this.frames.length >= MAX_QUEUED_FRAMES) this.readPaused = true;
+    this.updateReading();
+    this.pump();
+  }
+
+  /** Pauses or resumes the socket: paused while too many frames are queued or memory is awaited. */
+  private updateReading(): void {
+    const pause = this.readPaused || this.memoryWait !== undefined;
+    if (pause === this.socketPaused || this.closed) return;
+    this.socketPaused = pause;
+    if (pause) this.socket.pause();
+    else this.socket.resume();
   }
 
   // ---- dispatch ----------------------------------------------------------------------------------
@@ -246,7 +384,7 @@ export class Connection {
       const frame = this.frames.shift()!;
       if (this.readPaused && this.frames.length < MAX_QUEUED_FRAMES / 2) {
         this.readPaused = false;
-        this.socket.resume();
+        this.updateReading();
       }
       const done = this.dispatch(frame);
       if (done === null) return;
@@ -279,6 +417,20 @@ export class Connection {
     } catch (err) {
       this.failed(err);
       return null;
+    } finally {
+      // The frame's bytes go back to the pool once its handler has returned, as Kafka's
+      // KafkaRequestHandler releases the request's buffer after `apis.handle` (RequestChannel
+      // .Request.releaseBuffer; requests without bytes fields release it right after parsing,
+      // which in kmock is the same synchronous step). A handler that waits (a JoinGroup for the
+      // rebalance, a Fetch long poll, a Produce for the zstd codec or the transaction coordinator)
+      // has returned its promise by then, as Kafka's handle returns once the request is parked in
+      // a purgatory: a waiting request holds none of the pool, so it cannot hold up the requests
+      // it waits for. What a handler keeps of the frame is no longer a request being read:
+      // Produce stores its record batches as views of the frame's buffer, and those bytes are
+      // stored data, bounded by storedMaxBytes, not by this pool (counted here, stored data would
+      // fill the pool for good and stop every connection's reading). Kafka draws the same line:
+      // the append copies the batches into the log, and the buffer is released after it.
+      this.pool.release(frame.length);
     }
   }
 
