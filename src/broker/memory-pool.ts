@@ -41,7 +41,8 @@ export type PressureEvent = { type: 'paused'; view: MemoryPoolView } | { type: '
 export class MemoryPool {
   /** Infinity when unbounded. */
   readonly size: number;
-  private availableBytes: number;
+  /** Bytes taken and not yet released (available = size - used; Infinity - x stays Infinity). */
+  private usedBytes = 0;
   private peak = 0;
   private pauseCount = 0;
   private allocationCount = 0;
@@ -66,7 +67,6 @@ export class MemoryPool {
     // is. kmock does not refuse such a setting here: with the non-strict rule below a frame larger
     // than the whole pool is still read, once nothing else holds the pool's last byte.
     this.size = sizeBytes > 0 ? sizeBytes : Infinity;
-    this.availableBytes = this.size;
   }
 
   get bounded(): boolean {
@@ -75,16 +75,16 @@ export class MemoryPool {
 
   /** Bytes left; negative after a non-strict allocation went past the size (MemoryPool.availableMemory). */
   get available(): number {
-    return this.availableBytes;
+    return this.size - this.usedBytes;
   }
 
   get used(): number {
-    return this.size - this.availableBytes;
+    return this.usedBytes;
   }
 
   /** MemoryPool.isOutOfMemory: nothing left to give. */
   get isOutOfMemory(): boolean {
-    return this.availableBytes <= 0;
+    return this.available <= 0;
   }
 
   get pausedConnections(): number {
@@ -113,12 +113,12 @@ export class MemoryPool {
   /** SimpleMemoryPool.release, then memory for those waiting, the longest waiting first. */
   release(bytes: number): void {
     if (bytes <= 0) return;
-    this.availableBytes += bytes;
-    if (this.availableBytes > this.size) {
+    if (bytes > this.usedBytes) {
       // A release of bytes never taken: a kmock bug, but the pool must not grow past its size.
-      this.availableBytes = this.size;
+      this.usedBytes = 0;
       throw new RangeError(`released ${bytes} bytes more than were taken`);
     }
+    this.usedBytes -= bytes;
     this.grantWaiters();
   }
 
@@ -153,14 +153,13 @@ export class MemoryPool {
   }
 
   private canGive(bytes: number): boolean {
-    return this.availableBytes >= (this.strict ? bytes : 1);
+    return this.available >= (this.strict ? bytes : 1);
   }
 
   private take(bytes: number): void {
-    this.availableBytes -= bytes;
+    this.usedBytes += bytes;
     this.allocationCount++;
-    const used = this.size - this.availableBytes;
-    if (used > this.peak) this.peak = used;
+    if (this.usedBytes > this.peak) this.peak = this.usedBytes;
   }
 
   /**
