@@ -139,7 +139,7 @@ describe('requestMemoryPool logging', () => {
     const lines: LogLine[] = [];
     const info: Array<{ msg: string; obj: Record<string, unknown> }> = [];
     const logger = recordingLogger(lines);
-    logger.info = ((obj: Record<string, unknown>, msg: string) => info.push({ obj, msg })) as typeof logger.info;
+    logger.info = ((obj: Record<string, unknown>, msg: string) => void info.push({ obj, msg })) as unknown as typeof logger.info;
     let now = 0;
     const pool = requestMemoryPool({ queuedMaxRequestBytes: 100, socketRequestMaxBytes: 100 }, logger, () => now);
     const episode = (): void => {
