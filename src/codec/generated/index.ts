@@ -6,6 +6,8 @@ import { AddOffsetsToTxnRequestCodec } from './AddOffsetsToTxnRequest.js';
 import { AddOffsetsToTxnResponseCodec } from './AddOffsetsToTxnResponse.js';
 import { AddPartitionsToTxnRequestCodec } from './AddPartitionsToTxnRequest.js';
 import { AddPartitionsToTxnResponseCodec } from './AddPartitionsToTxnResponse.js';
+import { AlterConfigsRequestCodec } from './AlterConfigsRequest.js';
+import { AlterConfigsResponseCodec } from './AlterConfigsResponse.js';
 import { ApiVersionsRequestCodec } from './ApiVersionsRequest.js';
 import { ApiVersionsResponseCodec } from './ApiVersionsResponse.js';
 import { ConsumerProtocolAssignmentCodec } from './ConsumerProtocolAssignment.js';
@@ -44,6 +46,8 @@ import { FindCoordinatorRequestCodec } from './FindCoordinatorRequest.js';
 import { FindCoordinatorResponseCodec } from './FindCoordinatorResponse.js';
 import { HeartbeatRequestCodec } from './HeartbeatRequest.js';
 import { HeartbeatResponseCodec } from './HeartbeatResponse.js';
+import { IncrementalAlterConfigsRequestCodec } from './IncrementalAlterConfigsRequest.js';
+import { IncrementalAlterConfigsResponseCodec } from './IncrementalAlterConfigsResponse.js';
 import { InitProducerIdRequestCodec } from './InitProducerIdRequest.js';
 import { InitProducerIdResponseCodec } from './InitProducerIdResponse.js';
 import { JoinGroupRequestCodec } from './JoinGroupRequest.js';
@@ -83,6 +87,8 @@ export * from './AddOffsetsToTxnRequest.js';
 export * from './AddOffsetsToTxnResponse.js';
 export * from './AddPartitionsToTxnRequest.js';
 export * from './AddPartitionsToTxnResponse.js';
+export * from './AlterConfigsRequest.js';
+export * from './AlterConfigsResponse.js';
 export * from './ApiVersionsRequest.js';
 export * from './ApiVersionsResponse.js';
 export * from './ConsumerProtocolAssignment.js';
@@ -121,6 +127,8 @@ export * from './FindCoordinatorRequest.js';
 export * from './FindCoordinatorResponse.js';
 export * from './HeartbeatRequest.js';
 export * from './HeartbeatResponse.js';
+export * from './IncrementalAlterConfigsRequest.js';
+export * from './IncrementalAlterConfigsResponse.js';
 export * from './InitProducerIdRequest.js';
 export * from './InitProducerIdResponse.js';
 export * from './JoinGroupRequest.js';
@@ -186,9 +194,11 @@ export const ApiKey = {
   CreateAcls: 30,
   DeleteAcls: 31,
   DescribeConfigs: 32,
+  AlterConfigs: 33,
   SaslAuthenticate: 36,
   CreatePartitions: 37,
   DeleteGroups: 42,
+  IncrementalAlterConfigs: 44,
   OffsetDelete: 47,
   DescribeCluster: 60,
   DescribeProducers: 61,
@@ -239,9 +249,11 @@ export interface ApiTypes {
   30: { request: import('./CreateAclsRequest.js').CreateAclsRequest; response: import('./CreateAclsResponse.js').CreateAclsResponse };
   31: { request: import('./DeleteAclsRequest.js').DeleteAclsRequest; response: import('./DeleteAclsResponse.js').DeleteAclsResponse };
   32: { request: import('./DescribeConfigsRequest.js').DescribeConfigsRequest; response: import('./DescribeConfigsResponse.js').DescribeConfigsResponse };
+  33: { request: import('./AlterConfigsRequest.js').AlterConfigsRequest; response: import('./AlterConfigsResponse.js').AlterConfigsResponse };
   36: { request: import('./SaslAuthenticateRequest.js').SaslAuthenticateRequest; response: import('./SaslAuthenticateResponse.js').SaslAuthenticateResponse };
   37: { request: import('./CreatePartitionsRequest.js').CreatePartitionsRequest; response: import('./CreatePartitionsResponse.js').CreatePartitionsResponse };
   42: { request: import('./DeleteGroupsRequest.js').DeleteGroupsRequest; response: import('./DeleteGroupsResponse.js').DeleteGroupsResponse };
+  44: { request: import('./IncrementalAlterConfigsRequest.js').IncrementalAlterConfigsRequest; response: import('./IncrementalAlterConfigsResponse.js').IncrementalAlterConfigsResponse };
   47: { request: import('./OffsetDeleteRequest.js').OffsetDeleteRequest; response: import('./OffsetDeleteResponse.js').OffsetDeleteResponse };
   60: { request: import('./DescribeClusterRequest.js').DescribeClusterRequest; response: import('./DescribeClusterResponse.js').DescribeClusterResponse };
   61: { request: import('./DescribeProducersRequest.js').DescribeProducersRequest; response: import('./DescribeProducersResponse.js').DescribeProducersResponse };
@@ -279,9 +291,11 @@ export const APIS: { readonly [K in keyof ApiTypes]: ApiSpec<ApiTypes[K]['reques
   30: { key: 30, name: "CreateAcls", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: CreateAclsRequestCodec, response: CreateAclsResponseCodec },
   31: { key: 31, name: "DeleteAcls", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: DeleteAclsRequestCodec, response: DeleteAclsResponseCodec },
   32: { key: 32, name: "DescribeConfigs", minVersion: 0, maxVersion: 4, flexibleFrom: 4, request: DescribeConfigsRequestCodec, response: DescribeConfigsResponseCodec },
+  33: { key: 33, name: "AlterConfigs", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: AlterConfigsRequestCodec, response: AlterConfigsResponseCodec },
   36: { key: 36, name: "SaslAuthenticate", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: SaslAuthenticateRequestCodec, response: SaslAuthenticateResponseCodec },
   37: { key: 37, name: "CreatePartitions", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: CreatePartitionsRequestCodec, response: CreatePartitionsResponseCodec },
   42: { key: 42, name: "DeleteGroups", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: DeleteGroupsRequestCodec, response: DeleteGroupsResponseCodec },
+  44: { key: 44, name: "IncrementalAlterConfigs", minVersion: 0, maxVersion: 1, flexibleFrom: 1, request: IncrementalAlterConfigsRequestCodec, response: IncrementalAlterConfigsResponseCodec },
   47: { key: 47, name: "OffsetDelete", minVersion: 0, maxVersion: 0, flexibleFrom: -1, request: OffsetDeleteRequestCodec, response: OffsetDeleteResponseCodec },
   60: { key: 60, name: "DescribeCluster", minVersion: 0, maxVersion: 1, flexibleFrom: 0, request: DescribeClusterRequestCodec, response: DescribeClusterResponseCodec },
   61: { key: 61, name: "DescribeProducers", minVersion: 0, maxVersion: 0, flexibleFrom: 0, request: DescribeProducersRequestCodec, response: DescribeProducersResponseCodec },
