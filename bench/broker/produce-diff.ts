@@ -138,7 +138,7 @@ function run<T>(f: () => T): { ok: T } | { err: string } {
 function logState(l: New.PartitionLog) {
   return {
     leo: l.logEndOffset,
-    pos: l.endPosition,
+    pos: l.size,
     n: l.batchCount,
     max: l.maxTimestampOffset(),
     bytes: l.storedBatches().map((b) => b.toString('hex')),

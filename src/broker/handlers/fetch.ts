@@ -62,8 +62,10 @@ interface Params {
 
 interface ReadOutcome {
   data: FetchResponse.PartitionData;
-  /** Position of the fetch offset for DelayedFetch, or -1 after an error. */
+  /** Position of the fetch offset for DelayedFetch (LogOffsetMetadata), or -1 after an error. */
   startPosition: number;
+  /** Base offset of the segment holding the fetch offset, -1 after an error. */
+  startSegment: number;
   /** The bytes read (stored bytes, before any down-conversion): what every size limit counts. */
   bytes: number;
   error: boolean;
@@ -199,10 +201,17 @@ function tryComplete(b: BrokerServices, params: Params, parts: PartitionRequest[
     if (startPosition < 0) continue; // UNKNOWN_OFFSET_METADATA
     const log = b.topics.get(p.topic!)?.partitions[p.partition];
     if (log === undefined) return true; // the topic is gone
-    // The offset this isolation reads up to, and its position (the batch holding it; the end position at the end).
+    // The offset this isolation reads up to, and its metadata (the batch holding it; the end position at the end).
     const end = params.readCommitted && params.replicaId < 0 ? log.lastStableOffset : log.highWatermark;
     if (p.fetchOffset > end) return true;
-    if (p.fetchOffset < end) accumulated += Math.min(log.positionOf(end) - startPosition, p.maxBytes);
+    if (p.fetchOffset < end) {
+      const endMeta = log.offsetMetadata(end);
+      const startSegment = first[i].startSegment;
+      // Case F: the end is on an older segment (truncation), or the fetch offset is (a roll
+      // happened, or the fetch fell behind the active segment): satisfied at once.
+      if (endMeta.segmentBaseOffset !== startSegment) return true;
+      accumulated += Math.min(endMeta.position - startPosition, p.maxBytes);
+    }
     if (p.lastFetchedEpoch >= 0 && (p.lastFetchedEpoch > LEADER_EPOCH || end < p.fetchOffset)) return true;
   }
   return accumulated >= params.minBytes;
@@ -247,7 +256,8 @@ function read(b: BrokerServices, params: Params, p: PartitionRequest, limitBytes
       // Partition.readRecords: FetchDataInfo.empty, no aborted transactions
       const data = partitionData(p.partition, highWatermark, lastStableOffset, logStartOffset, NO_BUFFERS, null);
       data.divergingEpoch = { epoch: LEADER_EPOCH, endOffset: BigInt(log.logEndOffset) };
-      return { data, startPosition: log.positionOf(p.fetchOffset), bytes: 0, error: false, diverging: true };
+      const at = log.offsetMetadata(p.fetchOffset);
+      return { data, startPosition: at.position, startSegment: at.segmentBaseOffset, bytes: 0, error: false, diverging: true };
     }
   }
   // FetchIsolation.of: TXN_COMMITTED for a consumer (replica id < 0) reading committed
@@ -257,12 +267,13 @@ function read(b: BrokerServices, params: Params, p: PartitionRequest, limitBytes
   // checkFetchDataInfo: without a hard limit (v3+) an incomplete first batch becomes an empty
   // answer; v0-v2 keep the cut batch (which down-conversion then drops).
   if (r.firstEntryIncomplete && params.version > 2) {
-    return { data: partitionData(p.partition, highWatermark, lastStableOffset, logStartOffset, NO_BUFFERS, null), startPosition: r.startPosition, bytes: 0, error: false, diverging: false };
+    return { data: partitionData(p.partition, highWatermark, lastStableOffset, logStartOffset, NO_BUFFERS, null), startPosition: r.startPosition, startSegment: r.startSegment, bytes: 0, error: false, diverging: false };
   }
   const aborted = r.abortedTransactions === null ? null : r.abortedTransactions.map((t) => ({ producerId: t.producerId, firstOffset: BigInt(t.firstOffset) }));
   return {
     data: partitionData(p.partition, highWatermark, lastStableOffset, logStartOffset, r.records, aborted),
     startPosition: r.startPosition,
+    startSegment: r.startSegment,
     bytes: r.bytes,
     error: false,
     diverging: false,
@@ -296,7 +307,7 @@ function partitionData(
 function readError(p: PartitionRequest, errorCode: number): ReadOutcome {
   const data = partitionData(p.partition, -1n, -1n, -1n, NO_BUFFERS, null);
   data.errorCode = errorCode;
-  return { data, startPosition: -1, bytes: 0, error: true, diverging: false };
+  return { data, startPosition: -1, startSegment: -1, bytes: 0, error: true, diverging: false };
 }
 
 /** FetchResponse.partitionResponse: for partitions KafkaApis answers without reading. */

@@ -32,6 +32,8 @@ export interface ReadResult {
   firstEntryIncomplete: boolean;
   /** Byte position the read started at (Kafka's LogOffsetMetadata.relativePositionInSegment). */
   startPosition: number;
+  /** Base offset of the segment read (LogOffsetMetadata.segmentBaseOffset); -1 after an error. */
+  startSegment: number;
   /** read_committed reads: the aborted transactions of the range (FetchDataInfo.abortedTransactions); else null. */
   abortedTransactions: AbortedTxn[] | null;
 }

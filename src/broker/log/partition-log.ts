@@ -39,7 +39,8 @@ import { reportsUnknownLogStart, validateClientBatch, type BatchRejection } from
 import { DEFAULT_LOG_CONFIG, type LogConfig } from './log-config.js';
 import { NO_VERIFICATION, type AppendResult, type ControlMarker, type MarkerAppendResult, type ReadResult, type TimestampAndOffset, type TxnAppendOptions } from './log-results.js';
 import { firstOffsetOf, incrementSequence, ProducerStateManager } from './producer-state.js';
-import { OffsetIndex, TransactionIndex, type AbortedTxn } from './txn-index.js';
+import { TransactionIndex, type AbortedTxn } from './txn-index.js';
+import { LogSegment, type SegmentFile } from './segment.js';
 import { planMessageSetAppend } from './up-convert.js';
 import { recompressBatch } from './recompress.js';
 import { ErrorCode } from '../../codec/index.js';
@@ -58,50 +59,86 @@ const NO_ABORTED: AbortedTxn[] = [];
 
 // ---- the log ---------------------------------------------------------------------------------------
 
+/** How a partition log is made (the broker's clock and, with a data dir, its segment files). */
+export interface PartitionLogOptions {
+  /** When the broker started, on its clock (the producer expiration schedule's origin). */
+  brokerStartMs?: number;
+  /** A new segment's file (storage/): null keeps the segment in memory only. */
+  segmentFile?: (baseOffset: number) => SegmentFile | null;
+  /** An int in [0, 2^31): segment.jitter.ms draws (LogConfig.randomSegmentJitter). */
+  randomInt?: () => number;
+  /** segment.index.bytes of the first segment. */
+  maxIndexSize?: number;
+}
+
+/** A position in the log: Kafka's LogOffsetMetadata (the segment holding it and the byte position there). */
+export interface OffsetMetadata {
+  offset: number;
+  segmentBaseOffset: number;
+  position: number;
+}
+
 export class PartitionLog {
-  /** First offset still readable (DeleteRecords moves it). Read-only outside this class. */
+  /** First offset still readable (DeleteRecords and retention move it). Read-only outside this class. */
   logStartOffset = 0;
   /** Next offset to assign; with one replica it is also the high watermark and the LSO. Read-only outside. */
   logEndOffset = 0;
-  /** Bytes ever appended: the position the next batch would get in Kafka's (single) segment. */
-  endPosition = 0;
   /** When the log was created (an empty segment's mtime for ListOffsets v0). */
   readonly createdAt: number;
-  /** Time of the last append (the active segment's mtime). */
-  lastModified: number;
   readonly producers: ProducerStateManager;
-  /** The aborted transactions (the segment's transaction index). */
+  /** The aborted transactions (every segment's transaction index, in marker order). */
   readonly txnIndex = new TransactionIndex();
-  private readonly offsetIndex = new OffsetIndex();
   /** "topic-partition", as Kafka's messages name it. */
-  private readonly tp: string;
-
-  // Parallel arrays, one slot per stored batch; slots below `head` were deleted.
-  private batches: Buffer[] = [];
-  private baseOffsets: number[] = [];
-  private lastOffsets: number[] = [];
-  private maxTimestamps: number[] = [];
-  private positions: number[] = [];
-  private head = 0;
-
-  /** The segment's maxTimestampSoFar: the first batch with the largest timestamp. */
-  private maxTimestampSoFar = -1;
-  private offsetOfMaxTimestamp: number | null = null;
-  private hasMaxTimestamp = false;
-  /** When no batch had a timestamp above -1: the first batch with max timestamp -1 (Kafka's fallback). */
-  private noTimestampCandidate: { offset: number | null } | null = null;
+  readonly tp: string;
+  /** The segments, oldest first; the last is the active one. Never empty. */
+  private segments: LogSegment[] = [];
+  private readonly segmentFile: (baseOffset: number) => SegmentFile | null;
+  private readonly randomInt: () => number;
+  /** The cleaner's checkpoint: the first offset not yet compacted (cleaner-offset-checkpoint). */
+  firstDirtyOffset = 0;
 
   constructor(
     readonly topic: string,
     readonly index: number,
     now = Date.now(),
-    /** When the broker started, on its clock (the producer expiration schedule's origin). */
-    brokerStartMs = now,
+    options: PartitionLogOptions | number = {},
   ) {
+    const opts: PartitionLogOptions = typeof options === 'number' ? { brokerStartMs: options } : options;
     this.createdAt = now;
-    this.lastModified = now;
     this.tp = `${topic}-${index}`;
-    this.producers = new ProducerStateManager(this.tp, { scheduleOrigin: brokerStartMs });
+    this.producers = new ProducerStateManager(this.tp, { scheduleOrigin: opts.brokerStartMs ?? now });
+    this.segmentFile = opts.segmentFile ?? (() => null);
+    this.randomInt = opts.randomInt ?? (() => Math.floor(Math.random() * 0x7fffffff));
+    this.segments.push(new LogSegment(0, now, 0, opts.maxIndexSize ?? DEFAULT_LOG_CONFIG.segmentIndexBytes, this.segmentFile(0)));
+  }
+
+  /** The active segment (appends go there). */
+  get activeSegment(): LogSegment {
+    return this.segments[this.segments.length - 1];
+  }
+
+  /** The segments, oldest first (read-only: retention, the cleaner and storage go through methods). */
+  get logSegments(): readonly LogSegment[] {
+    return this.segments;
+  }
+
+  /** UnifiedLog.size: the bytes of every segment. */
+  get size(): number {
+    let n = 0;
+    for (const seg of this.segments) n += seg.size;
+    return n;
+  }
+
+  /** Bytes of stored batches held in memory (the stored-memory cap counts these). */
+  get residentBytes(): number {
+    let n = 0;
+    for (const seg of this.segments) n += seg.residentBytes;
+    return n;
+  }
+
+  /** Time of the last append (the active segment's mtime). */
+  get lastModified(): number {
+    return this.activeSegment.lastModified;
   }
 
   get highWatermark(): number {
@@ -120,14 +157,18 @@ export class PartitionLog {
     return unstable < this.highWatermark ? unstable : this.highWatermark;
   }
 
-  /** Number of batches held. */
+  /** Number of batches held (every segment's, below the log start offset too until retention deletes them). */
   get batchCount(): number {
-    return this.batches.length - this.head;
+    let n = 0;
+    for (const seg of this.segments) n += seg.batchCount;
+    return n;
   }
 
   /** The stored batch Buffers, oldest first (the same objects Fetch sends). */
   storedBatches(): Buffer[] {
-    return this.batches.slice(this.head);
+    const out: Buffer[] = [];
+    for (const seg of this.segments) for (const b of seg.allBatches()) out.push(b);
+    return out;
   }
 
   // ---- append (UnifiedLog.append as leader, LogValidator, ProducerStateManager) ------------------
@@ -181,6 +222,8 @@ export class PartitionLog {
       return this.failure(ErrorCode.UNKNOWN_SERVER_ERROR, `max timestamp ${maxTimestamp} is outside what kmock can store exactly`);
     }
     stampHeader(batch, attributes, baseOffset, logAppendTime ? 1 : 0, maxTimestamp);
+    // UnifiedLog.append: maybe roll before the producer state is checked (a duplicate can roll too).
+    this.maybeRoll(size, maxTimestamp, baseOffset, lastOffset, config, now);
 
     // UnifiedLog.analyzeAndValidateProducerState
     let producerId = -1n;
@@ -210,8 +253,8 @@ export class PartitionLog {
     }
 
     // LocalLog.append, ProducerStateManager.update
-    this.store(batch, baseOffset, lastOffset, maxTimestamp, config, now);
-    this.trackMaxTimestamp(maxTimestamp, logAppendTime ? firstOffsetDelta : offsetDeltaOfMax, baseOffset);
+    const deltaOfMax = logAppendTime ? firstOffsetDelta : offsetDeltaOfMax;
+    this.store(batch, baseOffset, lastOffset, maxTimestamp, deltaOfMax === null ? null : baseOffset + deltaOfMax, config, now);
     if (hasProducerId) {
       const meta = { lastSeq: incrementSequence(baseSequence, lastOffsetDelta), lastOffset, offsetDelta: lastOffsetDelta, timestamp: maxTimestamp };
       this.producers.update(producerId, producerEpoch, meta, isTransactional);
@@ -289,8 +332,8 @@ export class PartitionLog {
       partitionLeaderEpoch: LEADER_EPOCH,
       timestampType: config.timestampType === 'LogAppendTime' ? 1 : 0,
     });
-    this.store(batch, offset, offset, now, config, now);
-    this.trackMaxTimestamp(now, 0, offset);
+    this.maybeRoll(batch.length, now, offset, offset, config, now);
+    this.store(batch, offset, offset, now, offset, config, now);
     if (hasProducerId) {
       const completed = this.producers.applyMarker(producerId, producerEpoch, coordinatorEpoch, marker.result === 'ABORT', offset, now);
       // LogSegment.updateTxnIndex, then ProducerStateManager.completeTxn
@@ -302,16 +345,73 @@ export class PartitionLog {
   }
 
   /** LocalLog.append / LogSegment.append of one batch whose offsets and timestamps are final. */
-  private store(batch: Buffer, baseOffset: number, lastOffset: number, maxTimestamp: number, config: LogConfig, now: number): void {
-    this.offsetIndex.onAppend(lastOffset, this.endPosition, batch.length, config.indexIntervalBytes);
-    this.batches.push(batch);
-    this.baseOffsets.push(baseOffset);
-    this.lastOffsets.push(lastOffset);
-    this.maxTimestamps.push(maxTimestamp);
-    this.positions.push(this.endPosition);
-    this.endPosition += batch.length;
+  private store(batch: Buffer, baseOffset: number, lastOffset: number, maxTimestamp: number, offsetOfMaxRecord: number | null, config: LogConfig, now: number): void {
+    this.activeSegment.append(ownBytes(batch), baseOffset, lastOffset, maxTimestamp, offsetOfMaxRecord, config.indexIntervalBytes, now);
     this.logEndOffset = lastOffset + 1;
-    this.lastModified = now;
+  }
+
+  // ---- segments (UnifiedLog.maybeRoll / roll, LocalLog.roll) --------------------------------------
+
+  /** UnifiedLog.maybeRoll for an append of `messagesSize` bytes. */
+  private maybeRoll(messagesSize: number, maxTimestamp: number, firstOffset: number, lastOffset: number, config: LogConfig, now: number): void {
+    const params = { maxSegmentMs: maxSegmentMs(config), maxSegmentBytes: config.segmentBytes, maxTimestampInMessages: maxTimestamp, maxOffsetInMessages: lastOffset, messagesSize, now };
+    if (this.activeSegment.shouldRoll(params)) this.roll(config, now, firstOffset);
+  }
+
+  /**
+   * UnifiedLog.roll / LocalLog.roll: a new active segment at max(expectedNextOffset, log end
+   * offset). An empty active segment with that base offset is replaced, as Kafka deletes and
+   * recreates it. Returns the new segment.
+   */
+  roll(config: LogConfig, now: number, expectedNextOffset = 0): LogSegment {
+    const newOffset = Math.max(expectedNextOffset, this.logEndOffset);
+    const active = this.activeSegment;
+    const segment = new LogSegment(newOffset, now, randomSegmentJitter(config, this.randomInt), config.segmentIndexBytes, null);
+    if (active.baseOffset === newOffset && active.size === 0) {
+      active.file?.delete();
+      segment.file = this.segmentFile(newOffset);
+      this.segments[this.segments.length - 1] = segment;
+      return segment;
+    }
+    active.onBecomeInactive();
+    segment.file = this.segmentFile(newOffset);
+    this.segments.push(segment);
+    return segment;
+  }
+
+  /** The segment holding `offset`: the last whose base offset is <= it (floorSegment); -1 if none. */
+  private floorSegmentIndex(offset: number): number {
+    const segs = this.segments;
+    let lo = 0;
+    let hi = segs.length - 1;
+    if (segs[0].baseOffset > offset) return -1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (segs[mid].baseOffset <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /**
+   * The LogOffsetMetadata of `offset`: the log end offset is the active segment's end; another
+   * offset is the position of the batch holding it (LocalLog.convertToOffsetMetadataOrThrow), or
+   * of the next batch when none holds it (a gap left by compaction).
+   */
+  offsetMetadata(offset: number): OffsetMetadata {
+    if (offset >= this.logEndOffset) {
+      const active = this.activeSegment;
+      return { offset, segmentBaseOffset: active.baseOffset, position: active.size };
+    }
+    let si = Math.max(0, this.floorSegmentIndex(offset));
+    while (si < this.segments.length) {
+      const seg = this.segments[si];
+      const slot = seg.slotOf(offset);
+      if (slot >= 0) return { offset, segmentBaseOffset: seg.baseOffset, position: seg.positionAt(slot) };
+      si++;
+    }
+    const active = this.activeSegment;
+    return { offset, segmentBaseOffset: active.baseOffset, position: active.size };
   }
 
   /**
@@ -342,16 +442,9 @@ export class PartitionLog {
     return { errorCode, baseOffset: -1, logAppendTime: -1, logStartOffset: this.logStartOffset, recordErrors: [], errorMessage: null, reason, appended: false };
   }
 
-  /** LogSegment.append's maxTimestampSoFar bookkeeping (strictly greater wins: the first batch keeps it). */
-  private trackMaxTimestamp(maxTimestamp: number, offsetDelta: number | null, baseOffset: number): void {
-    const offset = offsetDelta === null ? null : baseOffset + offsetDelta;
-    if (maxTimestamp > this.maxTimestampSoFar) {
-      this.maxTimestampSoFar = maxTimestamp;
-      this.offsetOfMaxTimestamp = offset;
-      this.hasMaxTimestamp = true;
-    } else if (!this.hasMaxTimestamp && maxTimestamp === -1 && this.noTimestampCandidate === null) {
-      this.noTimestampCandidate = { offset };
-    }
+  /** The byte position of `offset` in its segment (offsetMetadata's position). */
+  positionOf(offset: number): number {
+    return this.offsetMetadata(offset).position;
   }
 
   // ---- read (UnifiedLog.read / LocalLog.read / LogSegment.read) -----------------------------------
@@ -359,124 +452,197 @@ export class PartitionLog {
   /**
    * Reads from the batch holding `fetchOffset` on, up to the high watermark, or with
    * `readCommitted` up to the last stable offset (FetchIsolation.TXN_COMMITTED: the byte position
-   * of the batch holding it, so whole batches below it). At most `maxBytes` bytes, cut mid-batch
-   * like Kafka's file slice; with `minOneMessage` the first batch is returned whole even if larger.
-   * OFFSET_OUT_OF_RANGE below the log start offset or above the log end offset. A read_committed
-   * read also gets the aborted transactions of its range (LocalLog.read / addAbortedTransactions:
-   * an empty list when it starts at or past the last stable offset).
+   * of the batch holding it, so whole batches below it). One segment at most, as LocalLog.read: the
+   * floor segment of the offset, or the next one when it holds nothing at or past it. At most
+   * `maxBytes` bytes, cut mid-batch like Kafka's file slice; with `minOneMessage` the first batch
+   * is returned whole even if larger. OFFSET_OUT_OF_RANGE below the log start offset or above the
+   * log end offset. A read_committed read also gets the aborted transactions of its range
+   * (LocalLog.addAbortedTransactions: an empty list when it starts at or past the last stable offset).
    */
   read(fetchOffset: number, maxBytes: number, minOneMessage: boolean, readCommitted = false): ReadResult {
     if (fetchOffset < this.logStartOffset || fetchOffset > this.logEndOffset) {
-      return { errorCode: ErrorCode.OFFSET_OUT_OF_RANGE, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition: -1, abortedTransactions: null };
+      return { errorCode: ErrorCode.OFFSET_OUT_OF_RANGE, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition: -1, startSegment: -1, abortedTransactions: null };
     }
     const maxOffset = readCommitted ? this.lastStableOffset : this.highWatermark;
     if (fetchOffset >= maxOffset) {
-      // emptyFetchDataInfo, at the position of the batch holding the offset (the end position at the end)
-      const startPosition = this.positionOf(fetchOffset);
-      return { errorCode: 0, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition, abortedTransactions: readCommitted ? NO_ABORTED : null };
+      // emptyFetchDataInfo, at the metadata of the fetch offset
+      const at = this.offsetMetadata(fetchOffset);
+      return { errorCode: 0, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition: at.position, startSegment: at.segmentBaseOffset, abortedTransactions: readCommitted ? NO_ABORTED : null };
     }
     if (maxBytes < 0) {
       // LogSegment.read: IllegalArgumentException("Invalid max size ...")
-      return { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition: -1, abortedTransactions: null };
+      return { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition: -1, startSegment: -1, abortedTransactions: null };
     }
-    const first = this.indexOfOffset(fetchOffset);
-    const startPosition = this.positions[first];
-    const firstSize = this.batches[first].length;
-    const adjustedMax = minOneMessage ? Math.max(maxBytes, firstSize) : maxBytes;
-    const aborted = (fetchSize: number) => (readCommitted ? this.abortedTransactions(fetchOffset, startPosition, fetchSize) : null);
-    // LogSegment.read: nothing to read is "no records" (FetchDataInfo's two-argument constructor: complete)
-    if (adjustedMax === 0) return { errorCode: 0, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition, abortedTransactions: aborted(0) };
-    const firstEntryIncomplete = adjustedMax < firstSize;
-    const maxPosition = this.positionOf(maxOffset);
-    const fetchSize = Math.min(maxPosition - startPosition, adjustedMax);
-    const out: Buffer[] = [];
-    let left = fetchSize;
-    for (let i = first; i < this.batches.length && left > 0; i++) {
-      const b = this.batches[i];
-      if (b.length <= left) {
-        out.push(b);
-        left -= b.length;
-      } else {
-        out.push(b.subarray(0, left));
-        left = 0;
-      }
+    const maxMeta = this.offsetMetadata(maxOffset);
+    for (let si = Math.max(0, this.floorSegmentIndex(fetchOffset)); si < this.segments.length; si++) {
+      const seg = this.segments[si];
+      const maxPosition = seg.baseOffset < maxMeta.segmentBaseOffset ? seg.size : seg.baseOffset === maxMeta.segmentBaseOffset ? maxMeta.position : null;
+      const r = seg.read(fetchOffset, maxBytes, maxPosition, minOneMessage);
+      if (r === null) continue;
+      const aborted = readCommitted ? this.abortedTransactions(fetchOffset, si, r.startPosition, r.bytes) : null;
+      return { errorCode: 0, records: r.records, bytes: r.bytes, firstEntryIncomplete: r.firstEntryIncomplete, startPosition: r.startPosition, startSegment: seg.baseOffset, abortedTransactions: aborted };
     }
-    return { errorCode: 0, records: out, bytes: fetchSize, firstEntryIncomplete, startPosition, abortedTransactions: aborted(fetchSize) };
+    // Past the last segment's batches (all deleted by compaction): empty, at the log end.
+    const end = this.offsetMetadata(this.logEndOffset);
+    return { errorCode: 0, records: NO_RECORDS, bytes: 0, firstEntryIncomplete: false, startPosition: end.position, startSegment: end.segmentBaseOffset, abortedTransactions: readCommitted ? NO_ABORTED.slice() : null };
   }
 
   /**
-   * LocalLog.addAbortedTransactions for a read of `fetchSize` bytes from `startPosition`: the
-   * aborted transactions up to the offset index's upper bound (else the log end offset).
+   * LocalLog.addAbortedTransactions for a read of `fetchSize` bytes from `startPosition` of segment
+   * `si`: the aborted transactions up to the segment's offset index upper bound, else the next
+   * segment's base offset, else the log end offset.
    */
-  abortedTransactions(fetchOffset: number, startPosition: number, fetchSize: number): AbortedTxn[] {
+  private abortedTransactions(fetchOffset: number, si: number, startPosition: number, fetchSize: number): AbortedTxn[] {
     if (this.txnIndex.size === 0) return NO_ABORTED.slice();
-    const upperBound = this.offsetIndex.upperBoundOffset(startPosition + fetchSize) ?? this.logEndOffset;
+    const next = this.segments[si + 1];
+    const upperBound = this.segments[si].offsetIndex.upperBoundOffset(startPosition + fetchSize) ?? (next !== undefined ? next.baseOffset : this.logEndOffset);
     return this.txnIndex.collect(fetchOffset, upperBound);
-  }
-
-  /** Byte position of the batch holding `offset` (the log end position at or past the end). */
-  positionOf(offset: number): number {
-    if (offset >= this.logEndOffset || this.batchCount === 0) return this.endPosition;
-    if (offset < this.logStartOffset) return -1;
-    return this.positions[this.indexOfOffset(offset)];
-  }
-
-  /** Slot of the first batch whose last offset is >= offset (LogSegment.translateOffset). */
-  private indexOfOffset(offset: number): number {
-    let lo = this.head;
-    let hi = this.lastOffsets.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.lastOffsets[mid] < offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
 
   // ---- DeleteRecords (Partition.deleteRecordsOnLeader, UnifiedLog.maybeIncrementLogStartOffset) ---
 
   /**
-   * Moves the log start offset to `offset` (-1: the high watermark) and drops the batches wholly
-   * below it. OFFSET_OUT_OF_RANGE for other negative offsets and offsets past the high watermark.
-   * Returns the low watermark (the log start offset) on success.
+   * Moves the log start offset to `offset` (-1: the high watermark). OFFSET_OUT_OF_RANGE for other
+   * negative offsets and offsets past the high watermark. The segments wholly below it are deleted
+   * at the next retention check (deleteLogStartOffsetBreachedSegments), as on Kafka. Returns the low
+   * watermark (the log start offset) on success.
    */
   deleteRecords(offset: number): { errorCode: number; lowWatermark: number } {
     const converted = offset === -1 ? this.highWatermark : offset;
     if (converted < 0 || converted > this.highWatermark) return { errorCode: ErrorCode.OFFSET_OUT_OF_RANGE, lowWatermark: -1 };
-    if (converted > this.logStartOffset) {
-      this.logStartOffset = converted;
-      while (this.head < this.lastOffsets.length && this.lastOffsets[this.head] < converted) {
-        this.batches[this.head] = EMPTY; // release the request buffer
-        this.head++;
-      }
-      if (this.head > 64 && this.head * 2 > this.batches.length) this.compact();
-    }
+    this.maybeIncrementLogStartOffset(converted);
     return { errorCode: 0, lowWatermark: this.logStartOffset };
   }
 
-  private compact(): void {
-    const h = this.head;
-    this.batches = this.batches.slice(h);
-    this.baseOffsets = this.baseOffsets.slice(h);
-    this.lastOffsets = this.lastOffsets.slice(h);
-    this.maxTimestamps = this.maxTimestamps.slice(h);
-    this.positions = this.positions.slice(h);
-    this.head = 0;
+  /** UnifiedLog.maybeIncrementLogStartOffset (the producer state keeps its producers). */
+  private maybeIncrementLogStartOffset(offset: number): boolean {
+    if (offset <= this.logStartOffset) return false;
+    this.logStartOffset = offset;
+    if (this.firstDirtyOffset < offset) this.firstDirtyOffset = offset;
+    return true;
+  }
+
+  // ---- retention (UnifiedLog.deleteOldSegments) ----------------------------------------------------
+
+  /**
+   * UnifiedLog.deleteOldSegments: the segments wholly below the log start offset, then (with
+   * cleanup.policy delete) those past retention.bytes and those older than retention.ms, oldest
+   * first, never at or past the high watermark, never the last segment when empty. Deleting every
+   * segment rolls a new one first. The log start offset moves to the first remaining segment.
+   */
+  deleteOldSegments(config: LogConfig, now: number): RetentionDeletion[] {
+    const out: RetentionDeletion[] = [];
+    const run = (reason: RetentionDeletion['reason'], predicate: (seg: LogSegment, next: LogSegment | undefined) => boolean): void => {
+      const deletable = this.deletableSegments(predicate);
+      if (deletable.length > 0) out.push(this.deleteSegments(deletable, reason, config, now));
+    };
+    run('log-start-offset', (_seg, next) => next !== undefined && next.baseOffset <= this.logStartOffset);
+    if (config.delete) {
+      const retentionSize = config.retentionBytes;
+      let diff = this.size - retentionSize;
+      if (retentionSize >= 0 && diff >= 0) {
+        run('retention.bytes', (seg) => {
+          if (diff - seg.size >= 0) {
+            diff -= seg.size;
+            return true;
+          }
+          return false;
+        });
+      }
+      const retentionMs = config.retentionMs;
+      if (retentionMs >= 0) run('retention.ms', (seg) => now - seg.largestTimestamp > retentionMs);
+    }
+    return out;
+  }
+
+  /** UnifiedLog.deletableSegments (no remote storage). */
+  private deletableSegments(predicate: (seg: LogSegment, next: LogSegment | undefined) => boolean): LogSegment[] {
+    const deletable: LogSegment[] = [];
+    for (let i = 0; i < this.segments.length; i++) {
+      const seg = this.segments[i];
+      const next = this.segments[i + 1];
+      const isLastSegmentAndEmpty = next === undefined && seg.size === 0;
+      const upperBoundOffset = next !== undefined ? next.baseOffset : this.logEndOffset;
+      if (this.highWatermark >= upperBoundOffset && predicate(seg, next) && !isLastSegmentAndEmpty) deletable.push(seg);
+      else break;
+    }
+    return deletable;
+  }
+
+  /** UnifiedLog.deleteSegments: the first `deletable.length` segments go. */
+  private deleteSegments(deletable: LogSegment[], reason: RetentionDeletion['reason'], config: LogConfig, now: number): RetentionDeletion {
+    let toDelete = deletable.length;
+    if (this.segments.length === toDelete) {
+      const fresh = this.roll(config, now);
+      // An empty active segment deleted and recreated: it is not counted as deleted.
+      if (deletable[deletable.length - 1].baseOffset === fresh.baseOffset) toDelete--;
+    }
+    const bytes = deletable.slice(0, toDelete).reduce((n, seg) => n + seg.size, 0);
+    if (toDelete > 0) {
+      const removed = this.segments.splice(0, toDelete);
+      this.maybeIncrementLogStartOffset(this.segments[0].baseOffset);
+      this.txnIndex.dropBelow(this.segments[0].baseOffset);
+      for (const seg of removed) seg.file?.delete();
+    }
+    return { reason, segments: deletable.length, bytes, logStartOffset: this.logStartOffset };
+  }
+
+  /**
+   * The stored-memory cap without a data dir (kmock's own rule, docs/storage.md): deletes the
+   * oldest segment, rolling first when it is the only one, as retention does. Returns the bytes
+   * freed, 0 when nothing can go (an empty log, or data past the high watermark).
+   */
+  dropOldestSegment(config: LogConfig, now: number): number {
+    let first = true;
+    const deletable = this.deletableSegments(() => {
+      const take = first;
+      first = false;
+      return take;
+    });
+    if (deletable.length === 0) return 0;
+    return this.deleteSegments(deletable, 'memory', config, now).bytes;
+  }
+
+  /** Lets go of the in-memory bytes of the oldest segments that have a file, until `bytes` are freed. */
+  evictOldest(bytes: number): number {
+    let freed = 0;
+    for (let i = 0; i < this.segments.length - 1 && freed < bytes; i++) freed += this.segments[i].evict();
+    return freed;
+  }
+
+  // ---- compaction (the cleaner: cleaner-run.ts) -------------------------------------------------------
+
+  /**
+   * Replaces segments [from, from + count) with `replacement` (the cleaner's output, same offsets):
+   * Cleaner.cleanSegments' replaceSegments. The transaction index becomes `abortedTransactions`.
+   */
+  replaceSegments(from: number, count: number, replacement: LogSegment[], abortedTransactions: readonly AbortedTxn[]): void {
+    const removed = this.segments.splice(from, count, ...replacement);
+    for (const seg of removed) if (!replacement.includes(seg)) seg.file?.delete();
+    this.txnIndex.replaceAll(abortedTransactions);
+  }
+
+  /** A new segment for the cleaner's output (its file made as the log makes them). */
+  newSegment(baseOffset: number, created: number, config: LogConfig): LogSegment {
+    return new LogSegment(baseOffset, created, 0, config.segmentIndexBytes, this.segmentFile(baseOffset));
   }
 
   // ---- offsets by timestamp (UnifiedLog.fetchOffsetByTimestamp) --------------------------------------
 
   /**
    * The first record at or after the log start offset with timestamp >= `target` (its own
-   * timestamp and offset), or null when there is none (ListOffsets then answers -1/-1).
+   * timestamp and offset), searched in the first segment whose largest timestamp reaches `target`
+   * only (LogSegment.findOffsetByTimestamp), or null when there is none (ListOffsets answers -1/-1).
    */
   offsetForTimestamp(target: number): TimestampAndOffset | null {
-    for (let i = this.head; i < this.batches.length; i++) {
-      if (this.maxTimestamps[i] < target) continue;
-      const batch = this.batches[i];
-      const base = this.baseOffsets[i];
+    const seg = this.segments.find((s) => s.largestTimestamp >= target);
+    if (seg === undefined) return null;
+    const lso = this.logStartOffset;
+    for (let i = 0; i < seg.batchCount; i++) {
+      if (seg.maxTimestampAt(i) < target || seg.lastOffsetAt(i) < lso) continue;
+      const batch = seg.batchAt(i);
+      const base = seg.baseOffsetAt(i);
       const hit: { found: TimestampAndOffset | null } = { found: null };
-      const lso = this.logStartOffset;
       forEachStoredRecord(batch, (offsetDelta, timestamp) => {
         if (timestamp >= target && base + offsetDelta >= lso) {
           hit.found = { timestamp, offset: base + offsetDelta, leaderEpoch: epochOf(batch) };
@@ -490,31 +656,33 @@ export class PartitionLog {
   }
 
   /**
-   * ListOffsets MAX_TIMESTAMP (-3): the first batch with the largest timestamp, and in it the first
-   * record with that timestamp. Like Kafka, this looks at every batch the segment still holds,
-   * including batches below a log start offset moved by DeleteRecords.
+   * ListOffsets MAX_TIMESTAMP (-3): the first segment with the largest max timestamp, its first
+   * batch with that timestamp, and in it the first record with that timestamp. Like Kafka, this
+   * looks at every batch the segments still hold, including batches below a log start offset moved
+   * by DeleteRecords (until retention deletes their segment).
    */
   maxTimestampOffset(): TimestampAndOffset | null {
-    if (this.hasMaxTimestamp) {
-      return this.offsetOfMaxTimestamp === null
-        ? null
-        : { timestamp: this.maxTimestampSoFar, offset: this.offsetOfMaxTimestamp, leaderEpoch: LEADER_EPOCH };
+    // UnifiedLog.fetchOffsetByTimestamp: segments.maxBy(maxTimestampSoFar), the first on a tie.
+    let best = this.segments[0];
+    for (const seg of this.segments) if (seg.maxTimestampSoFar > best.maxTimestampSoFar) best = seg;
+    if (best.maxTimestampSoFar >= 0) {
+      return best.offsetOfMaxTimestamp === null ? null : { timestamp: best.maxTimestampSoFar, offset: best.offsetOfMaxTimestamp, leaderEpoch: LEADER_EPOCH };
     }
-    if (this.noTimestampCandidate !== null && this.noTimestampCandidate.offset !== null) {
-      return { timestamp: -1, offset: this.noTimestampCandidate.offset, leaderEpoch: LEADER_EPOCH };
-    }
+    // No timestamp above -1 anywhere: the first batch with max timestamp -1 (Kafka's fallback).
+    const candidate = best.noTimestampCandidate;
+    if (candidate !== null && candidate.offset !== null) return { timestamp: -1, offset: candidate.offset, leaderEpoch: LEADER_EPOCH };
     return null;
   }
 
   /**
-   * ListOffsets v0 (UnifiedLog.legacyFetchOffsetsBefore with Kafka's one segment): the segment's
-   * start (the log start offset) stamped with its mtime, and, once it holds data, the log end
+   * ListOffsets v0 (UnifiedLog.legacyFetchOffsetsBefore): each segment's base offset (at least the
+   * log start offset) stamped with its mtime, and, when the last segment holds data, the log end
    * offset stamped "now"; the offsets at or before `timestamp`, newest first, at most `maxNumOffsets`.
    * Throws RangeError for a negative maxNumOffsets (Kafka fails allocating the array).
    */
   legacyOffsetsBefore(timestamp: number, maxNumOffsets: number, now = Date.now()): number[] {
-    const table: Array<[number, number]> = [[Math.max(0, this.logStartOffset), this.endPosition > 0 ? this.lastModified : this.createdAt]];
-    if (this.endPosition > 0) table.push([this.logEndOffset, now]);
+    const table: Array<[number, number]> = this.segments.map((seg) => [Math.max(seg.baseOffset, this.logStartOffset), seg.lastModified]);
+    if (this.activeSegment.size > 0) table.push([this.logEndOffset, now]);
     let start: number;
     if (timestamp === -1) start = table.length - 1;
     else if (timestamp === -2) start = 0;
@@ -530,7 +698,39 @@ export class PartitionLog {
   }
 }
 
-const EMPTY = Buffer.alloc(0);
+/** What one retention rule deleted (logged by the log manager). */
+export interface RetentionDeletion {
+  reason: 'log-start-offset' | 'retention.bytes' | 'retention.ms' | 'memory';
+  segments: number;
+  bytes: number;
+  logStartOffset: number;
+}
+
+/** LogConfig.maxSegmentMs: a compacted topic rolls by max.compaction.lag.ms too. */
+export function maxSegmentMs(config: LogConfig): number {
+  return config.compact && config.maxCompactionLagMs > 0 ? Math.min(config.maxCompactionLagMs, config.segmentMs) : config.segmentMs;
+}
+
+/** LogConfig.randomSegmentJitter */
+function randomSegmentJitter(config: LogConfig, randomInt: () => number): number {
+  return config.segmentJitterMs === 0 ? 0 : randomInt() % Math.min(config.segmentJitterMs, config.segmentMs);
+}
+
+/**
+ * The bytes a stored batch keeps alive. A batch is stored as a view of its Produce request's
+ * frame (no copy); when that frame is much larger than the batch (many partitions in one request,
+ * or a small frame read in a large socket chunk), the view would pin all of it for as long as the
+ * batch is retained, so the batch gets its own copy instead: memory stays proportional to what is
+ * stored (the stored-memory cap counts batch bytes).
+ */
+function ownBytes(batch: Buffer): Buffer {
+  const backing = batch.buffer.byteLength;
+  if (backing <= batch.length * 2 + 16384) return batch;
+  const copy = Buffer.allocUnsafeSlow(batch.length);
+  batch.copy(copy);
+  return copy;
+}
+
 
 function epochOf(batch: Buffer): number {
   const e = batch.readInt32BE(12);

@@ -1,5 +1,6 @@
-// The two indexes a read_committed Fetch consults, as Kafka 3.9 keeps them per log segment (kmock's
-// log is one segment that never rolls):
+// The two indexes a read_committed Fetch consults, as Kafka 3.9 keeps them per log segment (the
+// offset index is per segment: segment.ts; the aborted transactions are kept for the whole log here,
+// in marker order, which is every segment's transaction index one after the other):
 //
 // - the transaction index (storage/.../log/TransactionIndex.java, AbortedTxn.java): one entry per
 //   aborted transaction, appended when its ABORT marker is (LogSegment.updateTxnIndex), holding the
@@ -14,7 +15,8 @@
 //   the aborted transactions of a read by OffsetIndex.fetchUpperBoundOffset(start position +
 //   bytes read): the offset of the first entry at or past that position, else the log end offset
 //   (there is no next segment). So the list can name aborted transactions past the bytes returned,
-//   exactly as Kafka's does.
+//   exactly as Kafka's does. Past the segment's last entry the bound is the next segment's base
+//   offset, else the log end offset.
 
 /** AbortedTxn, as FetchResponse names it (producerId, firstOffset) plus what the index keeps. */
 export interface AbortedTxn {
@@ -48,6 +50,19 @@ export class TransactionIndex {
     return this.entries;
   }
 
+  /** Drops the entries whose marker is below `offset` (their segments were deleted). */
+  dropBelow(offset: number): void {
+    let n = 0;
+    while (n < this.entries.length && this.entries[n].lastOffset < offset) n++;
+    if (n > 0) this.entries.splice(0, n);
+  }
+
+  /** Replaces every entry (the cleaner rewrote the index: cleaner.ts). */
+  replaceAll(entries: readonly AbortedTxn[]): void {
+    this.entries.length = 0;
+    for (const e of entries) this.append(e);
+  }
+
   /**
    * TransactionIndex.collectAbortedTxns, from the first entry ending at or after `fetchOffset`
    * (binary search: lastOffset grows). Neither that nor Kafka's early stop changes the answer from
@@ -78,23 +93,20 @@ export class TransactionIndex {
 export class OffsetIndex {
   private readonly offsets: number[] = [];
   private readonly positions: number[] = [];
-  private bytesSinceLastEntry = 0;
 
   get size(): number {
     return this.offsets.length;
   }
 
-  /**
-   * LogSegment.append's index bookkeeping for one append of `size` bytes at `position` whose last
-   * offset is `lastOffset`.
-   */
-  onAppend(lastOffset: number, position: number, size: number, indexIntervalBytes: number): void {
-    if (this.bytesSinceLastEntry > indexIntervalBytes) {
-      this.offsets.push(lastOffset);
-      this.positions.push(position);
-      this.bytesSinceLastEntry = 0;
-    }
-    this.bytesSinceLastEntry += size;
+  /** OffsetIndex.append: one entry (the append's last offset, the position it was written at). */
+  append(offset: number, position: number): void {
+    this.offsets.push(offset);
+    this.positions.push(position);
+  }
+
+  /** The entries, for the index file (storage/). */
+  entries(): Array<{ offset: number; position: number }> {
+    return this.offsets.map((offset, i) => ({ offset, position: this.positions[i] }));
   }
 
   /** OffsetIndex.fetchUpperBoundOffset: the offset of the first entry at or past `position`, or null. */

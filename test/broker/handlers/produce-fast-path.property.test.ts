@@ -50,7 +50,7 @@ type FakeBroker = ReturnType<typeof fakeBroker>;
 function logState(l: PartitionLog) {
   return {
     logEndOffset: l.logEndOffset,
-    endPosition: l.endPosition,
+    size: l.size,
     stored: l.storedBatches().map((b) => b.toString('hex')),
     maxTimestamp: l.maxTimestampOffset(),
     producers: [...l.producers.activeProducers(NOW).entries()].map(([id, e]) => [String(id), e.producerEpoch, JSON.stringify(e.batches)]),

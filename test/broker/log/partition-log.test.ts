@@ -190,22 +190,30 @@ describe('read', () => {
 });
 
 describe('DeleteRecords', () => {
-  it('moves the log start offset, drops whole batches below it and refuses offsets past the high watermark', () => {
+  it('moves the log start offset and refuses offsets past the high watermark; the segments below it go at the next retention check', () => {
     const l = log();
     const batches = [batch(3), batch(3), batch(3)];
-    for (const b of batches) l.appendAsLeader(b, DEFAULT_LOG_CONFIG, NOW);
+    // one batch per segment (segment.bytes: a segment rolls when the next batch would pass it)
+    const config = { ...DEFAULT_LOG_CONFIG, segmentBytes: batches[0].length };
+    for (const b of batches) l.appendAsLeader(b, config, NOW);
+    expect(l.logSegments.map((s) => s.baseOffset)).toEqual([0, 3, 6]);
     expect(l.deleteRecords(4)).toEqual({ errorCode: 0, lowWatermark: 4 });
-    expect(l.batchCount).toBe(2); // the batch holding offset 4 stays
+    expect(l.batchCount).toBe(3); // nothing deleted yet (UnifiedLog.maybeIncrementLogStartOffset)
     expect(l.read(3, 1000, true).errorCode).toBe(ErrorCode.OFFSET_OUT_OF_RANGE);
     expect(l.read(4, 1000, true).records[0]).toBe(batches[1]);
+    expect(l.deleteOldSegments(config, NOW)).toEqual([{ reason: 'log-start-offset', segments: 1, bytes: batches[0].length, logStartOffset: 4 }]);
+    expect(l.batchCount).toBe(2); // the segment holding offset 4 stays
     expect(l.deleteRecords(2)).toEqual({ errorCode: 0, lowWatermark: 4 }); // never moves back
     expect(l.deleteRecords(10)).toEqual({ errorCode: ErrorCode.OFFSET_OUT_OF_RANGE, lowWatermark: -1 });
     expect(l.deleteRecords(-2)).toEqual({ errorCode: ErrorCode.OFFSET_OUT_OF_RANGE, lowWatermark: -1 });
     expect(l.deleteRecords(-1)).toEqual({ errorCode: 0, lowWatermark: 9 }); // -1: the high watermark
-    expect(l.batchCount).toBe(0);
+    l.deleteOldSegments(config, NOW);
+    expect(l.batchCount).toBe(1); // the active segment is never deleted for the log start offset
     expect(l.read(9, 1000, true)).toMatchObject({ errorCode: 0, records: [] });
     // appends continue at the log end
-    expect(l.appendAsLeader(batch(1), DEFAULT_LOG_CONFIG, NOW).baseOffset).toBe(9);
+    expect(l.appendAsLeader(batch(1), config, NOW).baseOffset).toBe(9);
+    l.deleteOldSegments(config, NOW);
+    expect(l.logSegments.map((s) => s.baseOffset)).toEqual([9]);
   });
 });
 
