@@ -10,7 +10,8 @@ import { Connection, type ConnectionDeps, type ConnectionHooks } from './connect
 import { HANDLERS } from './handlers/index.js';
 import type { ApiHandler } from './handlers/types.js';
 import { TopicStore } from './log/topics.js';
-import { BrokerLogDefaults } from './log/log-config.js';
+import { BrokerLogDefaults, resolveLogConfig } from './log/log-config.js';
+import { LogManager } from './log/log-manager.js';
 import { staticTopicDefaults } from './config/topic-defaults.js';
 import { DynamicBrokerConfigs } from './config/dynamic-configs.js';
 import { FetchWaiters } from './log/fetch-waiters.js';
@@ -40,6 +41,8 @@ export class Broker implements ConnectionDeps {
   readonly topics: TopicStore;
   /** The broker's values of topic configs (its settings; dynamic broker configs replace them). */
   readonly logDefaults: BrokerLogDefaults;
+  /** Retention, the cleaner and the stored-memory cap (log/log-manager.ts). */
+  readonly logManager: LogManager;
   /** Dynamic broker configs (per broker and cluster default), set by AlterConfigs. */
   readonly dynamicConfigs: DynamicBrokerConfigs;
   readonly fetchWaiters = new FetchWaiters();
@@ -81,7 +84,26 @@ export class Broker implements ConnectionDeps {
     this.ids = config.deterministic ? new SeededIds(String(config.seed)) : randomIds;
     this.logDefaults = new BrokerLogDefaults(staticTopicDefaults(config));
     this.dynamicConfigs = new DynamicBrokerConfigs(config, this.logDefaults);
-    this.topics = new TopicStore({ clock: this.clock, ids: this.ids, startedAt: this.clock.now() });
+    this.topics = new TopicStore({
+      clock: this.clock,
+      ids: this.ids,
+      startedAt: this.clock.now(),
+      logOptions: (topic) => ({
+        maxIndexSize: resolveLogConfig(topic.configs, this.logDefaults).segmentIndexBytes,
+        onStored: (bytes) => this.logManager.onStored(bytes),
+      }),
+    });
+    this.logManager = new LogManager({
+      config,
+      topics: this.topics,
+      logDefaults: this.logDefaults,
+      clock: this.clock,
+      log: this.log,
+      hasDataDir: () => false,
+      // A consumer waiting at an offset retention deleted gets its OFFSET_OUT_OF_RANGE now.
+      onLogStartOffsetMoved: (topic, partition) => this.fetchWaiters.notify(topic, partition),
+    });
+    this.logManager.start();
     this.groups = new GroupCoordinator({
       clock: this.clock,
       timers: this.clock,
@@ -131,6 +153,7 @@ export class Broker implements ConnectionDeps {
       clusterId: config.clusterId ?? this.ids.clusterId(),
       topics: this.topics,
       logDefaults: this.logDefaults,
+      logManager: this.logManager,
       dynamicConfigs: this.dynamicConfigs,
       fetchWaiters: this.fetchWaiters,
       groups: this.groups,
@@ -177,6 +200,7 @@ export class Broker implements ConnectionDeps {
   shutdown(): void {
     this.groups.close();
     this.transactions.close();
+    this.logManager.close();
     this.closeConnections();
     this.clock.close();
     this.clientFindings.logSummary();

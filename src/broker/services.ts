@@ -11,6 +11,7 @@ import type { ProducerIdManager } from './log/producer-ids.js';
 import type { BrokerLogDefaults } from './log/log-config.js';
 import type { DynamicBrokerConfigs } from './config/dynamic-configs.js';
 import type { TopicStore } from './log/topics.js';
+import type { LogManager } from './log/log-manager.js';
 import type { BrokerClock } from './time/broker-clock.js';
 import type { ClientFindings } from './strict/findings.js';
 import type { TransactionCoordinator } from './txn/coordinator.js';
@@ -63,6 +64,8 @@ export interface BrokerServices {
    * them): what resolveLogConfig puts under a topic's overrides.
    */
   readonly logDefaults: BrokerLogDefaults;
+  /** Retention, the cleaner and the stored-memory cap, on the broker's clock (log/log-manager.ts). */
+  readonly logManager: LogManager;
   /** The broker configs IncrementalAlterConfigs/AlterConfigs set at run time (config/dynamic-configs.ts). */
   readonly dynamicConfigs: DynamicBrokerConfigs;
   /** Fetch long polls waiting for records on a partition (woken by appends and deletions). */

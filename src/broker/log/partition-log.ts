@@ -69,6 +69,8 @@ export interface PartitionLogOptions {
   randomInt?: () => number;
   /** segment.index.bytes of the first segment. */
   maxIndexSize?: number;
+  /** Called after every append with its stored bytes (the log manager's memory cap). */
+  onStored?: (bytes: number) => void;
 }
 
 /** A position in the log: Kafka's LogOffsetMetadata (the segment holding it and the byte position there). */
@@ -94,6 +96,7 @@ export class PartitionLog {
   private segments: LogSegment[] = [];
   private readonly segmentFile: (baseOffset: number) => SegmentFile | null;
   private readonly randomInt: () => number;
+  private readonly onStored: ((bytes: number) => void) | undefined;
   /** The cleaner's checkpoint: the first offset not yet compacted (cleaner-offset-checkpoint). */
   firstDirtyOffset = 0;
 
@@ -109,6 +112,7 @@ export class PartitionLog {
     this.producers = new ProducerStateManager(this.tp, { scheduleOrigin: opts.brokerStartMs ?? now });
     this.segmentFile = opts.segmentFile ?? (() => null);
     this.randomInt = opts.randomInt ?? (() => Math.floor(Math.random() * 0x7fffffff));
+    this.onStored = opts.onStored;
     this.segments.push(new LogSegment(0, now, 0, opts.maxIndexSize ?? DEFAULT_LOG_CONFIG.segmentIndexBytes, this.segmentFile(0)));
   }
 
@@ -348,6 +352,7 @@ export class PartitionLog {
   private store(batch: Buffer, baseOffset: number, lastOffset: number, maxTimestamp: number, offsetOfMaxRecord: number | null, config: LogConfig, now: number): void {
     this.activeSegment.append(ownBytes(batch), baseOffset, lastOffset, maxTimestamp, offsetOfMaxRecord, config.indexIntervalBytes, now);
     this.logEndOffset = lastOffset + 1;
+    this.onStored?.(batch.length);
   }
 
   // ---- segments (UnifiedLog.maybeRoll / roll, LocalLog.roll) --------------------------------------
@@ -589,18 +594,26 @@ export class PartitionLog {
 
   /**
    * The stored-memory cap without a data dir (kmock's own rule, docs/storage.md): deletes the
-   * oldest segment, rolling first when it is the only one, as retention does. Returns the bytes
-   * freed, 0 when nothing can go (an empty log, or data past the high watermark).
+   * oldest segment when it is not the active one, as retention does; else drops the active
+   * segment's oldest batches, at least `bytes` of them, below the high watermark. The log start
+   * offset moves past what went. Returns the bytes freed, 0 when nothing can go.
    */
-  dropOldestSegment(config: LogConfig, now: number): number {
-    let first = true;
-    const deletable = this.deletableSegments(() => {
-      const take = first;
-      first = false;
-      return take;
-    });
-    if (deletable.length === 0) return 0;
-    return this.deleteSegments(deletable, 'memory', config, now).bytes;
+  dropOldest(bytes: number, config: LogConfig, now: number): number {
+    if (this.segments.length > 1) {
+      let first = true;
+      const deletable = this.deletableSegments(() => {
+        const take = first;
+        first = false;
+        return take;
+      });
+      return deletable.length === 0 ? 0 : this.deleteSegments(deletable, 'memory', config, now).bytes;
+    }
+    const r = this.activeSegment.dropHead(bytes, this.highWatermark);
+    if (r.bytes > 0) {
+      this.maybeIncrementLogStartOffset(Math.min(r.nextOffset, this.highWatermark));
+      this.txnIndex.dropBelow(this.logStartOffset);
+    }
+    return r.bytes;
   }
 
   /** Lets go of the in-memory bytes of the oldest segments that have a file, until `bytes` are freed. */

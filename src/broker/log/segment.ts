@@ -278,13 +278,44 @@ export class LogSegment {
 
   // ---- memory -----------------------------------------------------------------------------------
 
-  /** Lets go of the in-memory copies (the file has them). Returns the bytes freed. */
-  evict(): number {
+  /**
+   * Lets go of the in-memory copies of the oldest batches (the file has them: written is enough,
+   * the OS serves reads of unflushed bytes), at least `bytes` of them. Returns the bytes freed.
+   */
+  evict(bytes = Number.POSITIVE_INFINITY): number {
     if (this.file === null || this.residentBytes === 0) return 0;
-    if (this.file.unflushedBytes > 0) this.file.flush();
-    for (let i = 0; i < this.bufs.length; i++) this.bufs[i] = null;
-    const freed = this.residentBytes;
-    this.residentBytes = 0;
+    let freed = 0;
+    for (let i = 0; i < this.bufs.length && freed < bytes; i++) {
+      const b = this.bufs[i];
+      if (b === null) continue;
+      this.bufs[i] = null;
+      freed += b.length;
+    }
+    this.residentBytes -= freed;
     return freed;
+  }
+
+  /**
+   * kmock's memory cap without a data dir: removes the oldest batches, at least `bytes` of them
+   * and at least one, keeping batches whose offsets reach `keepFrom`; positions and the offset
+   * index are rebased so the segment reads as if it started at its new first batch. Returns the
+   * bytes removed and the first offset left (the segment's next offset when it is empty).
+   */
+  dropHead(bytes: number, keepFrom: number): { bytes: number; nextOffset: number } {
+    let n = 0;
+    let dropped = 0;
+    while (n < this.bufs.length && (dropped < bytes || n === 0) && this.lastOffsets[n] < keepFrom) {
+      dropped += (n + 1 < this.positions.length ? this.positions[n + 1] : this.size) - this.positions[n];
+      n++;
+    }
+    if (n === 0) return { bytes: 0, nextOffset: this.baseOffsets[0] ?? this.baseOffset };
+    const resident = this.bufs.slice(0, n).reduce((k, b) => k + (b === null ? 0 : b.length), 0);
+    const nextOffset = n < this.bufs.length ? this.baseOffsets[n] : this.lastOffsets[n - 1] + 1;
+    for (const arr of [this.bufs, this.baseOffsets, this.lastOffsets, this.maxTimestamps, this.positions] as unknown[][]) arr.splice(0, n);
+    for (let i = 0; i < this.positions.length; i++) this.positions[i] -= dropped;
+    this.offsetIndex.rebase(dropped);
+    this.size -= dropped;
+    this.residentBytes -= resident;
+    return { bytes: dropped, nextOffset };
   }
 }

@@ -4,7 +4,7 @@
 import { systemClock, type Clock } from '../group/clock.js';
 import { randomIds, type IdSource } from '../ids.js';
 import { TopicConfigMap } from './log-config.js';
-import { PartitionLog } from './partition-log.js';
+import { PartitionLog, type PartitionLogOptions } from './partition-log.js';
 import { ErrorCode } from '../../codec/index.js';
 
 /** What a topic store takes from its broker: the clock (partition creation times) and ids. */
@@ -13,6 +13,8 @@ export interface TopicStoreDeps {
   ids: IdSource;
   /** When the broker started, on its clock. */
   startedAt: number;
+  /** How a new partition's log is made (its segment files, the memory cap's hook); default: in memory. */
+  logOptions?: (topic: Topic, partition: number) => PartitionLogOptions;
 }
 
 const MAX_NAME_LENGTH = 249;
@@ -28,14 +30,18 @@ export class Topic {
     readonly id: string,
     partitionCount: number,
     readonly replicationFactor: number,
-    private readonly deps: Pick<TopicStoreDeps, 'clock' | 'startedAt'> = { clock: systemClock, startedAt: Date.now() },
+    private readonly deps: Pick<TopicStoreDeps, 'clock' | 'startedAt' | 'logOptions'> = { clock: systemClock, startedAt: Date.now() },
   ) {
     this.addPartitions(partitionCount);
   }
 
   addPartitions(total: number): void {
     const now = this.deps.clock.now();
-    while (this.partitions.length < total) this.partitions.push(new PartitionLog(this.name, this.partitions.length, now, this.deps.startedAt));
+    while (this.partitions.length < total) {
+      const index = this.partitions.length;
+      const options = this.deps.logOptions?.(this, index) ?? {};
+      this.partitions.push(new PartitionLog(this.name, index, now, { brokerStartMs: this.deps.startedAt, ...options }));
+    }
   }
 
   /** Internal topics (`__consumer_offsets`...) are flagged in Metadata. */

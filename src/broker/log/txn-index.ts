@@ -104,6 +104,15 @@ export class OffsetIndex {
     this.positions.push(position);
   }
 
+  /** The segment lost its first `bytes` bytes (segment.dropHead): entries before them go, the rest move. */
+  rebase(bytes: number): void {
+    let n = 0;
+    while (n < this.positions.length && this.positions[n] < bytes) n++;
+    this.offsets.splice(0, n);
+    this.positions.splice(0, n);
+    for (let i = 0; i < this.positions.length; i++) this.positions[i] -= bytes;
+  }
+
   /** The entries, for the index file (storage/). */
   entries(): Array<{ offset: number; position: number }> {
     return this.offsets.map((offset, i) => ({ offset, position: this.positions[i] }));
