@@ -7,9 +7,10 @@
 // Kafka preallocates an active segment's index to segment.index.bytes (10 MiB by default) of
 // zeros and trims it to its entries when the segment is rolled or closed
 // (AbstractIndex.trimToValidSize); kmock writes trimmed files only. A file left by a crash can
-// still carry the zeroed tail: the decoder reports it (`preallocatedBytes`), as DumpLogSegments
-// stops at the first zero entry after the first ("since it is a sparse file, in the event of a
-// crash there may be many zero entries").
+// still carry the zeroed tail (Kafka 3.9 killed with -9 leaves the active segment's .index at
+// 10485760 bytes): the decoder reports it (`preallocatedBytes`), as DumpLogSegments stops at the
+// first zero entry after the first ("since it is a sparse file, in the event of a crash there may
+// be many zero entries").
 //
 // No checksum guards the file; Kafka rebuilds an index it distrusts from the log (LogSegment.recover),
 // and so should the caller when decodeOffsetIndex fails.
@@ -61,8 +62,8 @@ export function encodeOffsetIndex(baseOffset: number, entries: readonly OffsetIn
 /**
  * Reads an offset index with OffsetIndex.sanityCheck's rules (a size that is a multiple of 8; no
  * offset below the base offset) plus those every index Kafka writes keeps: offsets and positions
- * strictly increasing (OffsetIndex.append refuses anything else). A zeroed tail after the first
- * entry is the preallocated part (see above), not entries.
+ * strictly increasing (OffsetIndex.append refuses anything else). Zero entries at the end are the
+ * preallocated part (see above), not entries.
  */
 export function decodeOffsetIndex(baseOffset: number, buf: Buffer, options?: DecodeFileOptions): Decoded<OffsetIndex> {
   checkBase(baseOffset);
@@ -129,13 +130,15 @@ function checkBase(baseOffset: number): void {
 }
 
 /**
- * How many slots hold entries: all of them but a run of all-zero slots at the end, after the first
- * slot (the first entry may legitimately be all zeros: relative offset 0 at position 0).
- * Shared with the time index.
+ * How many slots hold entries: all of them but the run of all-zero slots at the end, down to
+ * `minUsed`. For the offset index that is every zero slot (Kafka never indexes position 0, so an
+ * all-zero entry is never written: a wholly zero file, the active segment's preallocated index
+ * after a crash, has no entries); the time index keeps an all-zero first slot when it is the file's
+ * only one (a trimmed index whose one entry is timestamp 0 at the base offset).
  */
-export function usedSlots(buf: Buffer, slots: number, entrySize: number): number {
+export function usedSlots(buf: Buffer, slots: number, entrySize: number, minUsed = 0): number {
   let used = slots;
-  while (used > 1 && isZero(buf, (used - 1) * entrySize, used * entrySize)) used--;
+  while (used > minUsed && isZero(buf, (used - 1) * entrySize, used * entrySize)) used--;
   return used;
 }
 

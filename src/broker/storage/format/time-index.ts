@@ -16,8 +16,9 @@
 // rolls must end with it: `timeIndexEntryOnRoll` below says which entry to add. A segment whose
 // batches all lack timestamps (magic 0, timestamp -1) has an empty time index.
 //
-// Like the offset index, the file is preallocated while active and trimmed on roll/close; a
-// zeroed tail after the first entry is reported as `preallocatedBytes`. (Kafka's own
+// Like the offset index, the file is preallocated while active (10485756 bytes by default: 10 MiB
+// rounded down to whole entries) and trimmed on roll/close; zero entries at the end are reported
+// as `preallocatedBytes` (an all-zero first entry counts as one only in a 12-byte file). (Kafka's own
 // TimeIndex.sanityCheck would call such an untrimmed file corrupt, since its last slot's timestamp
 // 0 is below the first: Kafka only meets those files in segments it recovers anyway.)
 
@@ -76,7 +77,7 @@ export function decodeTimeIndex(baseOffset: number, buf: Buffer, options?: Decod
     return fail(file, `is corrupt, found ${buf.length} bytes which is not a multiple of ${TIME_INDEX_ENTRY_SIZE}`);
   }
   const slots = buf.length / TIME_INDEX_ENTRY_SIZE;
-  const used = usedSlots(buf, slots, TIME_INDEX_ENTRY_SIZE);
+  const used = usedSlots(buf, slots, TIME_INDEX_ENTRY_SIZE, slots === 1 ? 1 : 0);
   const entries: TimeIndexEntry[] = new Array(used);
   let prev: TimeIndexEntry = { timestamp: NO_TIMESTAMP, offset: baseOffset };
   for (let i = 0; i < used; i++) {

@@ -51,8 +51,10 @@ describe('offset index', () => {
   it('reads an untrimmed (preallocated) index as its entries plus a zeroed tail', () => {
     const buf = Buffer.concat([encodeOffsetIndex(BASE, [{ offset: 1010, position: 5000 }]), Buffer.alloc(8 * 100)]);
     expect(unwrap(decodeOffsetIndex(BASE, buf))).toEqual({ entries: [{ offset: 1010, position: 5000 }], preallocatedBytes: 800 });
-    // An all-zero first entry is an entry (relative offset 0, position 0).
-    expect(unwrap(decodeOffsetIndex(BASE, Buffer.alloc(16)))).toEqual({ entries: [{ offset: BASE, position: 0 }], preallocatedBytes: 8 });
+    // A wholly zero file (an active segment's index after a crash, before its first entry) has no
+    // entries: Kafka never indexes position 0, so (relative offset 0, position 0) is never written.
+    expect(unwrap(decodeOffsetIndex(BASE, Buffer.alloc(10485760)))).toEqual({ entries: [], preallocatedBytes: 10485760 });
+    expect(unwrap(decodeOffsetIndex(BASE, Buffer.alloc(8)))).toEqual({ entries: [], preallocatedBytes: 8 });
   });
 
   it("fails OffsetIndex.sanityCheck's rules and append's, naming the file and byte", () => {
@@ -122,6 +124,10 @@ describe('time index', () => {
   it('reads a preallocated tail as zeros, not entries', () => {
     const buf = Buffer.concat([encodeTimeIndex(BASE, [{ timestamp: T, offset: 1003 }]), Buffer.alloc(12 * 10)]);
     expect(unwrap(decodeTimeIndex(BASE, buf))).toEqual({ entries: [{ timestamp: T, offset: 1003 }], preallocatedBytes: 120 });
+    // Kafka's preallocated size, 10 MiB rounded down to whole entries, untouched: no entries.
+    expect(unwrap(decodeTimeIndex(BASE, Buffer.alloc(10485756)))).toEqual({ entries: [], preallocatedBytes: 10485756 });
+    // A trimmed index of one entry, timestamp 0 at the base offset, is that entry.
+    expect(unwrap(decodeTimeIndex(BASE, Buffer.alloc(12)))).toEqual({ entries: [{ timestamp: 0, offset: BASE }], preallocatedBytes: 0 });
   });
 
   it("fails TimeIndex.sanityCheck's rules and maybeAppend's", () => {
