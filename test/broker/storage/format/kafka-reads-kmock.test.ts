@@ -32,9 +32,10 @@ import {
   type TimeIndexEntry,
 } from '../../../../src/broker/storage/format/index.js';
 import { decodeBatch, encodeBatch, encodeEndTxnMarkerBatch, readBatchHeader, setPartitionLeaderEpoch, type RecordInput } from '../../../../src/codec/records/index.js';
-import { dumpLogSegments, dumpSections, fieldsOf, kafkaFormatReader, kafkaLibs, readerLines } from './kafka-tools.js';
+import { dumpLogSegments, dumpSections, fieldsOf, jdkMissing, kafkaFormatReader, kafkaLibs, readerLines } from './kafka-tools.js';
 
 const libs = await kafkaLibs();
+const noJdk = libs === undefined ? undefined : jdkMissing();
 
 const T = 1_750_000_000_000;
 const TOPIC = 'orders';
@@ -261,7 +262,7 @@ describe.skipIf(libs === undefined)('Kafka 3.9.1 reads the files kmock writes', 
     for (const f of indexes) expect(dumpSections(verify.stdout).get(f)).toEqual([]);
   }, 120_000);
 
-  it("Kafka's readers take meta.properties, the checkpoints, partition.metadata and .kafka_cleanshutdown", async () => {
+  it.skipIf(noJdk !== undefined)("Kafka's readers take meta.properties, the checkpoints, partition.metadata and .kafka_cleanshutdown", async () => {
     const lines = await kafkaFormatReader(libs!, dir, pdir);
     expect(lines.filter((l) => l.startsWith('error'))).toEqual([]);
     expect(readerLines(lines, 'meta')).toEqual([{ version: '1', clusterId: CLUSTER_ID, nodeId: '1', directoryId: DIRECTORY_ID }]);

@@ -3,6 +3,7 @@
 // meta.properties and clean-shutdown readers), both run from the jars scripts/kafka-reference
 // caches (found as test/broker/clients/kafka-transactions-tool.test.ts finds them). On CI
 // (CI=true or KMOCK_REFERENCE=require) missing jars are an error, elsewhere the tests skip.
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { fetchReference } from '../../../conformance/support/reference.js';
 import { run } from '../../../support/clients/processes.js';
@@ -15,6 +16,18 @@ export async function kafkaLibs(): Promise<string | undefined> {
   const required = process.env.CI === 'true' || process.env.KMOCK_REFERENCE === 'require';
   if (libs === undefined && required) throw new Error(`Kafka ${KAFKA_VERSION}'s jars are required here: ${found.reason}`);
   return libs;
+}
+
+/**
+ * Why KafkaFormatReader.java cannot run here (Java's source-file mode needs a JDK's compiler), or
+ * undefined. On CI a missing JDK is an error (.ci/run installs openjdk-17-jdk-headless).
+ */
+export function jdkMissing(): string | undefined {
+  const r = spawnSync('javac', ['-version'], { encoding: 'utf8' });
+  if (r.status === 0) return undefined;
+  const why = 'javac is not on PATH (a JDK is needed to run KafkaFormatReader.java; Debian: openjdk-17-jdk-headless)';
+  if (process.env.CI === 'true' || process.env.KMOCK_REFERENCE === 'require') throw new Error(why);
+  return why;
 }
 
 const JVM = ['-Xshare:auto', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Dlog4j.configuration=file:/dev/null'];
