@@ -1,17 +1,19 @@
 // How Kafka 3.9 reports configs: the value each config has on this broker or topic, where it comes
 // from (its ConfigSource) and the synonyms behind it, for DescribeConfigs and for the effective
 // configs CreateTopics v5+ returns. The layers, first match wins: a topic's override
-// (TOPIC_CONFIG), then the broker's static setting (STATIC_BROKER_CONFIG, what server.properties
-// would hold), then Kafka's default (DEFAULT_CONFIG); kmock has no dynamic broker configs yet.
+// (TOPIC_CONFIG), then this broker's dynamic configs (DYNAMIC_BROKER_CONFIG), the cluster-wide
+// dynamic defaults (DYNAMIC_DEFAULT_BROKER_CONFIG), the broker's static setting
+// (STATIC_BROKER_CONFIG, what server.properties would hold), then Kafka's default (DEFAULT_CONFIG).
 // Follows core/.../server/ConfigHelper.scala (createTopicConfigEntry, createBrokerConfigEntry,
 // configSynonyms), DynamicBrokerConfig.brokerConfigSynonyms and metadata/.../KafkaConfigSchema.java
 // (resolveEffectiveTopicConfigs).
 import type { BrokerServices } from '../services.js';
-import { DEFAULT_CONFIG } from '../config.js';
 import type { Topic } from '../log/topics.js';
-import { BROKER_CONFIGS, brokerConfigKey, KMOCK_BROKER_SETTINGS } from './broker-configs.js';
-import type { ConfigType } from './config-def.js';
-import { normalizedTopicValue, TOPIC_CONFIGS } from './topic-configs.js';
+import { BROKER_CONFIGS, brokerConfigKey, brokerQuotaConfigKey, kafkaConfigType, type BrokerConfigKey } from './broker-configs.js';
+import { convertToString, parseType, type ConfigType } from './config-def.js';
+import { javaTrim, parseJavaInteger } from './java-values.js';
+import { brokerConfigSynonyms, overrideProps } from './dynamic-configs.js';
+import { normalizedTopicValue, TOPIC_CONFIGS, type TopicConfigKey } from './topic-configs.js';
 
 /** DescribeConfigsResponse.ConfigType ids. */
 export const CONFIG_TYPE_ID: Record<ConfigType, number> = {
@@ -38,13 +40,14 @@ export const ConfigSource = {
   CLIENT_METRICS_CONFIG: 7,
 } as const;
 
-// ---- the broker's static configuration and the synonyms -------------------------------------------
+// ---- the layers and the synonyms ------------------------------------------------------------------
 
 /**
  * The broker's static configuration (what its server.properties would hold): the settings a
  * single-node KRaft broker must have (process.roles, node.id -- which Kafka copies to broker.id --,
  * listeners, and the internal topics' replication settings that make one node work, as in Kafka's
- * config/kraft/server.properties), plus every kmock setting that differs from Kafka's default.
+ * config/kraft/server.properties), plus every kmock setting whose value differs from Kafka's
+ * default (static-settings.ts).
  */
 export function staticBrokerConfigs(broker: BrokerServices): Map<string, string> {
   const c = broker.config;
@@ -59,32 +62,9 @@ export function staticBrokerConfigs(broker: BrokerServices): Map<string, string>
     ['transaction.state.log.replication.factor', '1'],
     ['transaction.state.log.min.isr', '1'],
   ]);
-  // (node.id is one of them: when it differs from the default it is written again, unchanged.)
-  for (const { name, setting } of KMOCK_BROKER_SETTINGS) {
-    const v = c[setting];
-    if (v !== DEFAULT_CONFIG[setting] && v !== null && v !== undefined) m.set(name, String(v));
-  }
+  // (node.id is one of them: it is written again, unchanged.)
+  for (const [k, v] of broker.dynamicConfigs.staticSettings) m.set(k, v);
   return m;
-}
-
-/** DynamicBrokerConfig.brokerConfigSynonyms (without listener overrides, which kmock has none of). */
-function brokerConfigSynonyms(name: string): string[] {
-  switch (name) {
-    case 'log.roll.ms':
-    case 'log.roll.hours':
-      return ['log.roll.ms', 'log.roll.hours'];
-    case 'log.roll.jitter.ms':
-    case 'log.roll.jitter.hours':
-      return ['log.roll.jitter.ms', 'log.roll.jitter.hours'];
-    case 'log.flush.interval.ms':
-      return ['log.flush.interval.ms', 'log.flush.scheduler.interval.ms'];
-    case 'log.retention.ms':
-    case 'log.retention.minutes':
-    case 'log.retention.hours':
-      return ['log.retention.ms', 'log.retention.minutes', 'log.retention.hours'];
-    default:
-      return [name];
-  }
 }
 
 export interface ConfigSynonym {
@@ -93,24 +73,65 @@ export interface ConfigSynonym {
   source: number;
 }
 
+/** The four layers ConfigHelper.configSynonyms reads, highest precedence first. */
+interface Layers {
+  perBroker: ReadonlyMap<string, string>;
+  clusterDefault: ReadonlyMap<string, string>;
+  static: ReadonlyMap<string, string>;
+}
+
+function layersOf(broker: BrokerServices): Layers {
+  return {
+    perBroker: broker.dynamicConfigs.perBroker,
+    clusterDefault: broker.dynamicConfigs.clusterDefault,
+    static: staticBrokerConfigs(broker),
+  };
+}
+
+/** KafkaConfig.configType: a KafkaConfig key's type, a quota config's, a listener config's base type. */
+function brokerConfigType(name: string): ConfigType | undefined {
+  const exact = kafkaConfigType(name) ?? brokerQuotaConfigKey(name)?.type;
+  if (exact !== undefined) return exact;
+  for (const s of brokerConfigSynonyms(name, true)) {
+    const t = kafkaConfigType(s);
+    if (t !== undefined) return t;
+  }
+  return undefined;
+}
+
+/** KafkaConfig.maybeSensitive: a password, or a config whose type is unknown. */
+function maybeSensitive(type: ConfigType | undefined): boolean {
+  return type === undefined || type === 'PASSWORD';
+}
+
 /**
- * ConfigHelper.configSynonyms: the static settings, then the defaults, of every synonym of `name`,
- * with those before `name` itself dropped. (kmock has no dynamic broker configs.)
+ * ConfigHelper.configSynonyms: for each layer (per-broker, cluster default, static, Kafka's
+ * defaults) the synonyms of `name` set there, in `names` order; those before `name` itself
+ * dropped (listener overrides, when describing a base config). Sensitive values are null.
  */
-function configSynonyms(staticConfigs: Map<string, string>, name: string): ConfigSynonym[] {
-  const names = brokerConfigSynonyms(name);
+function configSynonyms(layers: Layers, name: string, names: readonly string[], sensitive: boolean): ConfigSynonym[] {
   const all: ConfigSynonym[] = [];
-  for (const n of names) {
-    const v = staticConfigs.get(n);
-    if (v !== undefined) all.push({ name: n, value: v, source: ConfigSource.STATIC_BROKER_CONFIG });
-  }
-  for (const n of names) {
-    const d = brokerConfigKey(n)?.defaultValue;
-    if (d !== undefined && d !== null) all.push({ name: n, value: d, source: ConfigSource.DEFAULT_CONFIG });
-  }
+  const add = (map: ReadonlyMap<string, string | null>, source: number) => {
+    for (const n of names) {
+      if (!map.has(n)) continue;
+      all.push({ name: n, value: sensitive ? null : (map.get(n) ?? null), source });
+    }
+  };
+  add(layers.perBroker, ConfigSource.DYNAMIC_BROKER_CONFIG);
+  add(layers.clusterDefault, ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+  add(layers.static, ConfigSource.STATIC_BROKER_CONFIG);
+  add(KAFKA_DEFAULTS, ConfigSource.DEFAULT_CONFIG);
   const first = all.findIndex((s) => s.name === name);
   return first < 0 ? [] : all.slice(first);
 }
+
+/**
+ * DynamicBrokerConfig.staticDefaultConfigs: KafkaConfig's defaults as text (a config without a
+ * default, or with a null one, is not there).
+ */
+const KAFKA_DEFAULTS: ReadonlyMap<string, string> = new Map(
+  BROKER_CONFIGS.filter((k) => k.defaultValue !== null).map((k) => [k.name, k.defaultValue as string]),
+);
 
 // ---- DescribeConfigs entries -----------------------------------------------------------------------
 
@@ -137,6 +158,7 @@ function describedConfig(
   key: { name: string; type: ConfigType; documentation: string },
   value: string | null,
   readOnly: boolean,
+  isSensitive: boolean,
   synonyms: ConfigSynonym[],
   includeSynonyms: boolean,
   includeDocumentation: boolean,
@@ -146,7 +168,7 @@ function describedConfig(
     value,
     readOnly,
     configSource: synonyms.length > 0 ? synonyms[0].source : ConfigSource.DEFAULT_CONFIG,
-    isSensitive: key.type === 'PASSWORD',
+    isSensitive,
     synonyms: includeSynonyms ? synonyms : [],
     configType: CONFIG_TYPE_ID[key.type],
     documentation: includeDocumentation ? key.documentation : null,
@@ -160,10 +182,17 @@ function wanted(keys: readonly string[] | null): (name: string) => boolean {
   return (name) => set.has(name);
 }
 
+/** The broker configs a value can be read from for topic config `key` (ServerTopicConfigSynonyms.TOPIC_CONFIG_SYNONYMS, then brokerConfigSynonyms). */
+function topicSynonymNames(key: TopicConfigKey): string[] {
+  return key.serverSynonym === null ? [] : brokerConfigSynonyms(key.serverSynonym, true);
+}
+
 /**
  * A topic's configs as ConfigHelper.createTopicConfigEntry describes them: every topic config,
- * valued by the topic's override or else the broker's setting, with the override first among the
- * synonyms and the source of the first synonym (DEFAULT_CONFIG when there is none).
+ * valued by the topic's override or else the broker's current value (KafkaConfig.
+ * extractLogConfigMap over the static and dynamic layers), with the override first among the
+ * synonyms, then the broker synonyms layer by layer, and the source of the first synonym
+ * (DEFAULT_CONFIG when there is none).
  */
 export function describeTopicConfigs(
   broker: BrokerServices,
@@ -172,30 +201,70 @@ export function describeTopicConfigs(
   includeSynonyms: boolean,
   includeDocumentation: boolean,
 ): DescribedConfig[] {
-  const staticConfigs = staticBrokerConfigs(broker);
+  const layers = layersOf(broker);
   const keep = wanted(keys);
   const out: DescribedConfig[] = [];
   for (const key of TOPIC_CONFIGS_BY_NAME) {
     if (!keep(key.name)) continue;
     const override = topic.configs.get(key.name);
-    const brokerValue = key.serverSynonym === null ? undefined : staticConfigs.get(key.serverSynonym);
-    const value =
-      override !== undefined
+    const brokerValue = broker.dynamicConfigs.topicDefault(key.name);
+    const sensitive = key.type === 'PASSWORD';
+    const value = sensitive
+      ? null
+      : override !== undefined
         ? normalizedTopicValue(key, override)
         : brokerValue !== undefined
           ? normalizedTopicValue(key, brokerValue)
           : key.defaultValue;
-    const synonyms = key.serverSynonym === null ? [] : configSynonyms(staticConfigs, key.serverSynonym);
+    const synonyms = key.serverSynonym === null ? [] : configSynonyms(layers, key.serverSynonym, topicSynonymNames(key), sensitive);
     if (override !== undefined) synonyms.unshift({ name: key.name, value, source: ConfigSource.TOPIC_CONFIG });
-    out.push(describedConfig(key, value, false, synonyms, includeSynonyms, includeDocumentation));
+    out.push(describedConfig(key, value, false, sensitive, synonyms, includeSynonyms, includeDocumentation));
   }
   return out;
 }
 
+/** One broker config entry (ConfigHelper.createBrokerConfigEntry). */
+function brokerConfigEntry(
+  layers: Layers,
+  name: string,
+  value: string | null,
+  perBrokerConfig: boolean,
+  includeSynonyms: boolean,
+  includeDocumentation: boolean,
+): DescribedConfig {
+  const type = brokerConfigType(name);
+  const sensitive = maybeSensitive(type);
+  const key = brokerConfigKey(name);
+  const all = configSynonyms(layers, name, brokerConfigSynonyms(name, true), sensitive).filter(
+    (s) => perBrokerConfig || s.source === ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
+  );
+  return {
+    name,
+    value: sensitive ? null : value,
+    readOnly: !(key?.dynamic ?? false),
+    configSource: all.length > 0 ? all[0].source : ConfigSource.DEFAULT_CONFIG,
+    isSensitive: sensitive,
+    synonyms: includeSynonyms ? all : [],
+    configType: type === undefined ? 0 : CONFIG_TYPE_ID[type],
+    documentation: includeDocumentation ? (key?.documentation ?? null) : null,
+  };
+}
+
+/** A catalog config's current value as KafkaConfig holds it (parsed, then ConfigDef.convertToString). */
+function currentValue(key: BrokerConfigKey, raw: string | undefined): string | null {
+  const text = raw ?? key.defaultValue;
+  if (text === null) return null;
+  const p = parseType(key.name, text, key.type);
+  return 'error' in p ? text : convertToString(p.value, key.type);
+}
+
 /**
  * The broker's own configs as ConfigHelper.createBrokerConfigEntry describes them (resource name =
- * this node's id): value, source from the synonyms, readOnly unless dynamically updatable.
- * kmock describes the settings it has plus the common ones admin tools read, not all of Kafka's.
+ * this node's id): every catalog config valued as the broker's current config holds it (static
+ * settings with the dynamic layers over them), plus the other configs set dynamically (broker
+ * quotas, listener overrides, names Kafka does not know), as given; source from the synonyms,
+ * readOnly unless dynamically updatable. kmock describes the settings it has, the dynamic ones and
+ * the common ones admin tools read, not all of Kafka's.
  */
 export function describeBrokerConfigs(
   broker: BrokerServices,
@@ -203,33 +272,42 @@ export function describeBrokerConfigs(
   includeSynonyms: boolean,
   includeDocumentation: boolean,
 ): DescribedConfig[] {
-  const staticConfigs = staticBrokerConfigs(broker);
+  const layers = layersOf(broker);
+  const current = new Map(layers.static);
+  overrideProps(current, layers.clusterDefault);
+  overrideProps(current, layers.perBroker);
   const keep = wanted(keys);
   const out: DescribedConfig[] = [];
   for (const key of BROKER_CONFIGS_BY_NAME) {
     if (!keep(key.name)) continue;
-    const synonyms = configSynonyms(staticConfigs, key.name);
-    // A sensitive (password) value is never sent (ConfigHelper.createBrokerConfigEntry).
-    const value = key.type === 'PASSWORD' ? null : (staticConfigs.get(key.name) ?? key.defaultValue);
-    out.push(describedConfig(key, value, !key.dynamic, synonyms, includeSynonyms, includeDocumentation));
+    out.push(brokerConfigEntry(layers, key.name, currentValue(key, current.get(key.name)), true, includeSynonyms, includeDocumentation));
+  }
+  for (const [name, value] of [...current].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (brokerConfigKey(name) !== undefined || !keep(name)) continue;
+    out.push(brokerConfigEntry(layers, name, value, true, includeSynonyms, includeDocumentation));
   }
   return out;
 }
 
-/** The loggers a broker started with Kafka's config/log4j.properties has configured, and their levels. */
-export const BROKER_LOGGERS: ReadonlyArray<[string, string]> = [
-  ['root', 'INFO'],
-  ['kafka', 'INFO'],
-  ['kafka.authorizer.logger', 'INFO'],
-  ['kafka.controller', 'TRACE'],
-  ['kafka.log.LogCleaner', 'INFO'],
-  ['kafka.network.RequestChannel$', 'WARN'],
-  ['kafka.request.logger', 'WARN'],
-  ['org.apache.kafka', 'INFO'],
-  ['org.apache.kafka.controller', 'INFO'],
-  ['org.apache.zookeeper', 'INFO'],
-  ['state.change.logger', 'INFO'],
-];
+/**
+ * The cluster-wide defaults (resource name ""): only the configs set there, valued as given, with
+ * only the DYNAMIC_DEFAULT_BROKER_CONFIG synonyms (ConfigHelper.describeConfigs, perBrokerConfig
+ * false).
+ */
+export function describeClusterDefaultConfigs(
+  broker: BrokerServices,
+  keys: readonly string[] | null,
+  includeSynonyms: boolean,
+  includeDocumentation: boolean,
+): DescribedConfig[] {
+  const layers = layersOf(broker);
+  const keep = wanted(keys);
+  return [...layers.clusterDefault]
+    .filter(([name]) => keep(name))
+    .map(([name, value]) => brokerConfigEntry(layers, name, value, false, includeSynonyms, includeDocumentation));
+}
+
+export { BROKER_LOGGERS } from './broker-loggers.js';
 
 // ---- CreateTopics' effective configs ------------------------------------------------------------
 
@@ -243,23 +321,62 @@ export interface EffectiveTopicConfig {
 }
 
 /**
+ * ServerTopicConfigSynonyms.ALL_TOPIC_CONFIG_SYNONYMS: the broker configs a topic config falls
+ * back to, in order, with the conversion of each (ConfigSynonym.HOURS_TO_MILLISECONDS, ...).
+ */
+function allTopicConfigSynonyms(key: TopicConfigKey): Array<{ name: string; convert: (v: string) => string }> {
+  const same = (v: string) => v;
+  const times = (factor: bigint) => (v: string) => {
+    // ConfigSynonym.valueToInt: Integer.parseInt of the trimmed text, 0 when empty or unparsable.
+    const n = parseJavaInteger(javaTrim(v), -2147483648n, 2147483647n) ?? 0n;
+    return String(n * factor);
+  };
+  switch (key.name) {
+    case 'segment.ms':
+      return [{ name: 'log.roll.ms', convert: same }, { name: 'log.roll.hours', convert: times(3_600_000n) }];
+    case 'segment.jitter.ms':
+      return [{ name: 'log.roll.jitter.ms', convert: same }, { name: 'log.roll.jitter.hours', convert: times(3_600_000n) }];
+    case 'flush.ms':
+      return [{ name: 'log.flush.interval.ms', convert: same }, { name: 'log.flush.scheduler.interval.ms', convert: same }];
+    case 'retention.ms':
+      return [
+        { name: 'log.retention.ms', convert: same },
+        { name: 'log.retention.minutes', convert: times(60_000n) },
+        { name: 'log.retention.hours', convert: times(3_600_000n) },
+      ];
+  }
+  return key.serverSynonym === null ? [] : [{ name: key.serverSynonym, convert: same }];
+}
+
+/**
  * A new topic's effective configs, sorted by name (KafkaConfigSchema.resolveEffectiveTopicConfigs):
- * the value given at creation (as given), else the broker's static setting, else the default.
+ * the value given at creation (as given), else the first synonym set on this node dynamically,
+ * else in the cluster default, else statically (each converted), else Kafka's default.
  */
 export function effectiveTopicConfigs(broker: BrokerServices, creation: Map<string, string>): EffectiveTopicConfig[] {
-  const staticConfigs = staticBrokerConfigs(broker);
+  const layers = layersOf(broker);
+  const tiers: Array<[ReadonlyMap<string, string>, number]> = [
+    [layers.perBroker, ConfigSource.DYNAMIC_BROKER_CONFIG],
+    [layers.clusterDefault, ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG],
+    [layers.static, ConfigSource.STATIC_BROKER_CONFIG],
+  ];
   return TOPIC_CONFIGS_BY_NAME.map((key) => {
-    let value: string | null = key.defaultValue;
-    let source: number = ConfigSource.DEFAULT_CONFIG;
+    const entry = (value: string | null, configSource: number): EffectiveTopicConfig => ({
+      name: key.name,
+      value,
+      readOnly: false,
+      configSource,
+      isSensitive: key.type === 'PASSWORD',
+    });
     const given = creation.get(key.name);
-    const fromBroker = key.serverSynonym === null ? undefined : staticConfigs.get(key.serverSynonym);
-    if (given !== undefined) {
-      value = given;
-      source = ConfigSource.TOPIC_CONFIG;
-    } else if (fromBroker !== undefined) {
-      value = fromBroker;
-      source = ConfigSource.STATIC_BROKER_CONFIG;
+    if (given !== undefined) return entry(given, ConfigSource.TOPIC_CONFIG);
+    const synonyms = allTopicConfigSynonyms(key);
+    for (const [layer, source] of tiers) {
+      for (const s of synonyms) {
+        const v = layer.get(s.name);
+        if (v !== undefined) return entry(s.convert(v), source);
+      }
     }
-    return { name: key.name, value, readOnly: false, configSource: source, isSensitive: key.type === 'PASSWORD' };
+    return entry(key.defaultValue, ConfigSource.DEFAULT_CONFIG);
   });
 }

@@ -19,12 +19,13 @@ import {
   type Parsed,
   type Validator,
 } from './config-def.js';
+import { javaHashOrder } from './java-hash.js';
 import { javaTrim } from './java-values.js';
 
 // ---- Kafka's own validators ----------------------------------------------------------------------
 
 /** CompressionType.GZIP.levelValidator(). */
-const gzipLevel: Validator = (name, value) => {
+export const gzipLevel: Validator = (name, value) => {
   const level = value as number;
   return level > 9 || (level < 1 && level !== -1)
     ? configException(name, String(level), 'Value must be between 1 and 9 or equal to -1')
@@ -199,19 +200,23 @@ export function parseTopicConfigValue(key: TopicConfigKey, raw: string): Parsed 
 }
 
 /**
- * LogConfig.validate on a topic's overrides (one value per name): unknown names first, then every
- * key parsed and checked in definition order (the given value, else the default), then the
- * cross-key checks. The ConfigException message, or null when they are valid.
+ * LogConfig.validate on a topic's overrides (one value per name), as the controller runs it for
+ * CreateTopics and AlterConfigs: unknown names first (in the order of the java.util.Properties
+ * they are read from), then every key parsed and checked in definition order (the given value,
+ * else the broker's value for it -- KafkaConfig.extractLogConfigMap, `brokerValue` -- else the
+ * default), then the cross-key checks. The ConfigException message, or null when they are valid.
  */
-export function validateTopicConfigs(given: ReadonlyMap<string, string>): string | null {
-  for (const name of given.keys()) {
+export function validateTopicConfigs(given: ReadonlyMap<string, string>, brokerValue?: (name: string) => string | undefined): string | null {
+  for (const name of javaHashOrder(given.keys())) {
     if (!TOPIC_KEYS.has(name)) return `Unknown topic config name: ${name}`;
   }
   const parsed = new Map<string, ConfigValue>();
   for (const key of TOPIC_CONFIGS) {
     const raw = given.get(key.name);
     if (raw === undefined) {
-      parsed.set(key.name, parsedDefault(key));
+      const fromBroker = brokerValue?.(key.name);
+      const p = fromBroker === undefined ? undefined : parseType(key.name, fromBroker, key.type);
+      parsed.set(key.name, p !== undefined && !('error' in p) ? p.value : parsedDefault(key));
       continue;
     }
     const p = parseTopicConfigValue(key, raw);

@@ -3,8 +3,11 @@
 //  - a topic: Topic.validate (INVALID_TOPIC_EXCEPTION), UNKNOWN_TOPIC_OR_PARTITION (no message)
 //    when absent, else every topic config with its value, source, synonyms (v1+
 //    includeSynonyms), type (v3+) and documentation (v3+ includeDocumentation);
-//  - the broker: resource name "" (cluster-wide dynamic defaults: none) or this node's id, else
+//  - the broker: resource name "" (the cluster-wide dynamic defaults: only the configs set there)
+//    or this node's id (its configs with the dynamic layers: config/describe.ts), else
 //    INVALID_REQUEST ("Broker id must be an integer, ..." / "Unexpected broker id, ...");
+//  - BROKER_LOGGER: this node's loggers and their levels (as IncrementalAlterConfigs left them);
+//  - CLIENT_METRICS: a subscription's configs, as set (all of them: Kafka applies no key filter);
 //  - any other resource type fails the whole request: every resource gets INVALID_REQUEST with
 //    Kafka's default message (handleDescribeConfigsRequest throws before describing anything).
 // v0 has IsDefault instead of ConfigSource, and Kafka 3.9 never sets it: it is always false.
@@ -16,7 +19,8 @@ import {
   ErrorCode,
 } from '../../codec/index.js';
 import type { BrokerServices } from '../services.js';
-import { BROKER_LOGGERS, ConfigSource, describeBrokerConfigs, describeTopicConfigs, type DescribedConfig } from '../config/describe.js';
+import { ConfigSource, describeBrokerConfigs, describeClusterDefaultConfigs, describeTopicConfigs, type DescribedConfig } from '../config/describe.js';
+import { javaHashOrder } from '../config/java-hash.js';
 import { parseJavaInt } from '../config/java-values.js';
 import { DEFAULT_ERROR_MESSAGE, invalidTopicNameMessage } from '../log/topic-admin.js';
 import { defineHandler } from './types.js';
@@ -62,8 +66,10 @@ function describe(
       return result(r, 0, null, describeTopicConfigs(broker, topic, r.configurationKeys, includeSynonyms, includeDocumentation));
     }
     case BROKER: {
-      // "": the cluster-wide dynamic defaults, of which kmock has none.
-      if (r.resourceName === '') return result(r, 0, null, []);
+      // "": the cluster-wide dynamic defaults.
+      if (r.resourceName === '') {
+        return result(r, 0, null, describeClusterDefaultConfigs(broker, r.configurationKeys, includeSynonyms, includeDocumentation));
+      }
       const id = parseJavaInt(r.resourceName);
       if (id === undefined) return invalid(`Broker id must be an integer, but it is: ${r.resourceName}`);
       if (id !== nodeId) {
@@ -77,7 +83,7 @@ function describe(
       if (id === undefined) return invalid(`Broker id must be an integer, but it is: ${r.resourceName}`);
       if (id !== nodeId) return invalid(`Unexpected broker id, expected ${nodeId} but received ${r.resourceName}`);
       const keys = r.configurationKeys;
-      const loggers = BROKER_LOGGERS.filter(([name]) => keys === null || keys.length === 0 || keys.includes(name));
+      const loggers = broker.dynamicConfigs.loggers.all().filter(([name]) => keys === null || keys.length === 0 || keys.includes(name));
       return result(
         r,
         0,
@@ -95,9 +101,25 @@ function describe(
       );
     }
     default: {
-      // CLIENT_METRICS: kmock has no client metrics subscriptions.
+      // CLIENT_METRICS: the subscription's configs as AlterConfigs set them, in the order of
+      // the Properties Kafka reads them from, whatever keys were asked for.
       if (r.resourceName === '') return invalid('Client metrics subscription name must not be empty');
-      return result(r, 0, null, []);
+      const configs = broker.dynamicConfigs.clientMetrics.get(r.resourceName) ?? new Map<string, string>();
+      return result(
+        r,
+        0,
+        null,
+        javaHashOrder(configs.keys()).map((name) => ({
+          name,
+          value: configs.get(name)!,
+          readOnly: false,
+          configSource: ConfigSource.CLIENT_METRICS_CONFIG,
+          isSensitive: false,
+          synonyms: [],
+          configType: 0,
+          documentation: null,
+        })),
+      );
     }
   }
 }
