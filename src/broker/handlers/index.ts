@@ -11,6 +11,8 @@ import { deleteTopicsHandler } from './delete-topics.js';
 import { describeAclsHandler } from './describe-acls.js';
 import { describeClusterHandler } from './describe-cluster.js';
 import { describeConfigsHandler } from './describe-configs.js';
+import { alterConfigsHandler } from './alter-configs.js';
+import { incrementalAlterConfigsHandler } from './incremental-alter-configs.js';
 import { saslAuthenticateHandler } from './sasl-authenticate.js';
 import { saslHandshakeHandler } from './sasl-handshake.js';
 // -- data path handler imports --
@@ -53,6 +55,8 @@ export const HANDLERS: ApiHandler[] = [
   createAclsHandler,
   deleteAclsHandler,
   describeConfigsHandler,
+  alterConfigsHandler,
+  incrementalAlterConfigsHandler,
   saslAuthenticateHandler,
   createPartitionsHandler,
   describeClusterHandler,
