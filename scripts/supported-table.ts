@@ -123,6 +123,8 @@ const NOTES: Record<string, string> = {
   CreateAcls: 'answered as Kafka without an authorizer (SECURITY_DISABLED)',
   DeleteAcls: 'answered as Kafka without an authorizer (SECURITY_DISABLED)',
   CreateTopics: 'one broker: a replication factor above 1 is refused, as by a one-broker Kafka',
+  AlterConfigs: 'broker configs: those the log uses apply at once; the other dynamic ones are kept and described, not applied (docs/configs.md)',
+  IncrementalAlterConfigs: 'broker configs: those the log uses apply at once; the other dynamic ones are kept and described, not applied (docs/configs.md)',
 };
 
 export interface ApiRow {

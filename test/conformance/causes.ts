@@ -93,7 +93,6 @@ export interface ClassifiedDifference extends Difference {
  */
 export const NOT_YET_SERVED_API_KEYS: ReadonlyArray<{ key: number; name: string; issue: string }> = [
   { key: 23, name: 'OffsetForLeaderEpoch', issue: '#15 cluster' },
-  { key: 33, name: 'AlterConfigs', issue: '#13 storage' },
   { key: 34, name: 'AlterReplicaLogDirs', issue: '#13 storage' },
   { key: 35, name: 'DescribeLogDirs', issue: '#13 storage' },
   { key: 38, name: 'CreateDelegationToken', issue: '#14 security' },
@@ -101,7 +100,6 @@ export const NOT_YET_SERVED_API_KEYS: ReadonlyArray<{ key: number; name: string;
   { key: 40, name: 'ExpireDelegationToken', issue: '#14 security' },
   { key: 41, name: 'DescribeDelegationToken', issue: '#14 security' },
   { key: 43, name: 'ElectLeaders', issue: '#15 cluster' },
-  { key: 44, name: 'IncrementalAlterConfigs', issue: '#13 storage' },
   { key: 45, name: 'AlterPartitionReassignments', issue: '#15 cluster' },
   { key: 46, name: 'ListPartitionReassignments', issue: '#15 cluster' },
   { key: 48, name: 'DescribeClientQuotas', issue: '#14 security' },
