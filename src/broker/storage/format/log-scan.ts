@@ -49,7 +49,7 @@ import {
 } from '../../../codec/records/index.js';
 import type { EpochEntry } from './checkpoints.js';
 import type { OffsetIndexEntry } from './offset-index.js';
-import { INT32_MAX } from './result.js';
+import { checkBaseOffset, INT32_MAX } from './result.js';
 import { SegmentIndexBuilder } from './segment-indexes.js';
 import type { TimeIndexEntry } from './time-index.js';
 
@@ -199,7 +199,7 @@ const DEFAULT_READ_AHEAD = 1 << 20;
 
 /** Scans a segment's .log whose file name gives `baseOffset`. Never throws for bad bytes. */
 export function scanLogSegment(input: Buffer | SegmentSource, baseOffset: number, options: ScanOptions = {}): SegmentScan {
-  if (!Number.isSafeInteger(baseOffset) || baseOffset < 0) throw new RangeError(`base offset ${baseOffset} is not a non-negative integer`);
+  checkBaseOffset(baseOffset);
   const src = Buffer.isBuffer(input) ? bufferSource(input) : input;
   const fileBytes = src.size;
   const file = options.file ?? `segment ${baseOffset}`;

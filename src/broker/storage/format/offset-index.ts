@@ -15,7 +15,7 @@
 // No checksum guards the file; Kafka rebuilds an index it distrusts from the log (LogSegment.recover),
 // and so should the caller when decodeOffsetIndex fails.
 
-import { checkInt, fail, INT32_MAX, ok, type Decoded, type DecodeFileOptions } from './result.js';
+import { checkBaseOffset, checkInt, fail, INT32_MAX, ok, type Decoded, type DecodeFileOptions } from './result.js';
 
 export const OFFSET_INDEX_ENTRY_SIZE = 8;
 
@@ -39,7 +39,7 @@ export interface OffsetIndex {
  * increasing.
  */
 export function encodeOffsetIndex(baseOffset: number, entries: readonly OffsetIndexEntry[]): Buffer {
-  checkBase(baseOffset);
+  checkBaseOffset(baseOffset);
   const buf = Buffer.alloc(entries.length * OFFSET_INDEX_ENTRY_SIZE);
   let prev: OffsetIndexEntry | undefined;
   entries.forEach((e, i) => {
@@ -66,13 +66,11 @@ export function encodeOffsetIndex(baseOffset: number, entries: readonly OffsetIn
  * preallocated part (see above), not entries.
  */
 export function decodeOffsetIndex(baseOffset: number, buf: Buffer, options?: DecodeFileOptions): Decoded<OffsetIndex> {
-  checkBase(baseOffset);
+  checkBaseOffset(baseOffset);
   const file = options?.file ?? 'offset index';
-  if (buf.length % OFFSET_INDEX_ENTRY_SIZE !== 0) {
-    return fail(file, `is corrupt, found ${buf.length} bytes which is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}`);
-  }
-  const slots = buf.length / OFFSET_INDEX_ENTRY_SIZE;
-  const used = usedSlots(buf, slots, OFFSET_INDEX_ENTRY_SIZE);
+  const framed = indexSlots(buf, OFFSET_INDEX_ENTRY_SIZE, file, 0);
+  if (!framed.ok) return framed;
+  const { slots, used } = framed.value;
   const entries: OffsetIndexEntry[] = new Array(used);
   for (let i = 0; i < used; i++) {
     const at = i * OFFSET_INDEX_ENTRY_SIZE;
@@ -97,17 +95,25 @@ export function decodeOffsetIndex(baseOffset: number, buf: Buffer, options?: Dec
  * (baseOffset, 0) when there is none: where a read for that offset starts scanning the .log.
  */
 export function lookupOffsetIndex(baseOffset: number, entries: readonly OffsetIndexEntry[], targetOffset: number): OffsetIndexEntry {
+  return largestAtOrBelow(entries, targetOffset, (e) => e.offset) ?? { offset: baseOffset, position: 0 };
+}
+
+/**
+ * AbstractIndex.largestLowerBoundSlotFor: the last entry whose key is at or below `target`
+ * (entries sorted by key), or undefined. Shared with the time index.
+ */
+export function largestAtOrBelow<T>(entries: readonly T[], target: number, key: (e: T) => number): T | undefined {
   let lo = 0;
   let hi = entries.length - 1;
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    if (entries[mid].offset <= targetOffset) {
+    if (key(entries[mid]) <= target) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  return found < 0 ? { offset: baseOffset, position: 0 } : entries[found];
+  return found < 0 ? undefined : entries[found];
 }
 
 /**
@@ -125,8 +131,14 @@ export function upperBoundOffsetIndex(entries: readonly OffsetIndexEntry[], posi
   return entries[lo];
 }
 
-function checkBase(baseOffset: number): void {
-  if (!Number.isSafeInteger(baseOffset) || baseOffset < 0) throw new RangeError(`base offset ${baseOffset} is not a non-negative integer`);
+/**
+ * An index file's slots (its size must be a multiple of `entrySize`: AbstractIndex's sanity
+ * checks) and how many of them hold entries (`usedSlots`). Shared with the time index.
+ */
+export function indexSlots(buf: Buffer, entrySize: number, file: string, minUsed: number): Decoded<{ slots: number; used: number }> {
+  if (buf.length % entrySize !== 0) return fail(file, `is corrupt, found ${buf.length} bytes which is not a multiple of ${entrySize}`);
+  const slots = buf.length / entrySize;
+  return ok({ slots, used: usedSlots(buf, slots, entrySize, minUsed) });
 }
 
 /**
@@ -136,7 +148,7 @@ function checkBase(baseOffset: number): void {
  * after a crash, has no entries); the time index keeps an all-zero first slot when it is the file's
  * only one (a trimmed index whose one entry is timestamp 0 at the base offset).
  */
-export function usedSlots(buf: Buffer, slots: number, entrySize: number, minUsed = 0): number {
+function usedSlots(buf: Buffer, slots: number, entrySize: number, minUsed = 0): number {
   let used = slots;
   while (used > minUsed && isZero(buf, (used - 1) * entrySize, used * entrySize)) used--;
   return used;

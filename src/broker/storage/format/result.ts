@@ -65,6 +65,11 @@ export function writeInt64Number(buf: Buffer, pos: number, v: number, what: stri
 
 export const INT32_MAX = 0x7fffffff;
 
+/** Segment base offsets: non-negative safe integers (the file name's number). */
+export function checkBaseOffset(baseOffset: number): void {
+  if (!Number.isSafeInteger(baseOffset) || baseOffset < 0) throw new RangeError(`base offset ${baseOffset} is not a non-negative integer`);
+}
+
 export function checkInt(v: number, min: number, max: number, what: string): void {
   if (!Number.isInteger(v) || v < min || v > max) throw new RangeError(`${what} ${v} is not an integer in [${min}, ${max}]`);
 }

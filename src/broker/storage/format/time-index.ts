@@ -22,8 +22,8 @@
 // TimeIndex.sanityCheck would call such an untrimmed file corrupt, since its last slot's timestamp
 // 0 is below the first: Kafka only meets those files in segments it recovers anyway.)
 
-import { usedSlots } from './offset-index.js';
-import { checkInt, fail, INT32_MAX, ok, readInt64Number, writeInt64Number, type Decoded, type DecodeFileOptions } from './result.js';
+import { indexSlots, largestAtOrBelow } from './offset-index.js';
+import { checkBaseOffset, checkInt, fail, INT32_MAX, ok, readInt64Number, writeInt64Number, type Decoded, type DecodeFileOptions } from './result.js';
 
 export const TIME_INDEX_ENTRY_SIZE = 12;
 
@@ -48,7 +48,7 @@ export interface TimeIndex {
  * not above -1, an offset below the previous one, or an offset outside the base offset's int32 range.
  */
 export function encodeTimeIndex(baseOffset: number, entries: readonly TimeIndexEntry[]): Buffer {
-  checkBase(baseOffset);
+  checkBaseOffset(baseOffset);
   const buf = Buffer.alloc(entries.length * TIME_INDEX_ENTRY_SIZE);
   let prev: TimeIndexEntry = { timestamp: NO_TIMESTAMP, offset: baseOffset };
   entries.forEach((e, i) => {
@@ -71,13 +71,12 @@ export function encodeTimeIndex(baseOffset: number, entries: readonly TimeIndexE
  * writes keeps (maybeAppend): timestamps strictly increasing and above -1, offsets never decreasing.
  */
 export function decodeTimeIndex(baseOffset: number, buf: Buffer, options?: DecodeFileOptions): Decoded<TimeIndex> {
-  checkBase(baseOffset);
+  checkBaseOffset(baseOffset);
   const file = options?.file ?? 'time index';
-  if (buf.length % TIME_INDEX_ENTRY_SIZE !== 0) {
-    return fail(file, `is corrupt, found ${buf.length} bytes which is not a multiple of ${TIME_INDEX_ENTRY_SIZE}`);
-  }
-  const slots = buf.length / TIME_INDEX_ENTRY_SIZE;
-  const used = usedSlots(buf, slots, TIME_INDEX_ENTRY_SIZE, slots === 1 ? 1 : 0);
+  // An all-zero entry is one only when it is the file's only slot (see above).
+  const framed = indexSlots(buf, TIME_INDEX_ENTRY_SIZE, file, buf.length === TIME_INDEX_ENTRY_SIZE ? 1 : 0);
+  if (!framed.ok) return framed;
+  const { slots, used } = framed.value;
   const entries: TimeIndexEntry[] = new Array(used);
   let prev: TimeIndexEntry = { timestamp: NO_TIMESTAMP, offset: baseOffset };
   for (let i = 0; i < used; i++) {
@@ -124,19 +123,5 @@ export function timeIndexEntryOnRoll(
  * in the offset index and scans the .log from there (LogSegment.findOffsetByTimestamp).
  */
 export function lookupTimeIndex(baseOffset: number, entries: readonly TimeIndexEntry[], targetTimestamp: number): TimeIndexEntry {
-  let lo = 0;
-  let hi = entries.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entries[mid].timestamp <= targetTimestamp) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found < 0 ? { timestamp: NO_TIMESTAMP, offset: baseOffset } : entries[found];
-}
-
-function checkBase(baseOffset: number): void {
-  if (!Number.isSafeInteger(baseOffset) || baseOffset < 0) throw new RangeError(`base offset ${baseOffset} is not a non-negative integer`);
+  return largestAtOrBelow(entries, targetTimestamp, (e) => e.timestamp) ?? { timestamp: NO_TIMESTAMP, offset: baseOffset };
 }

@@ -12,7 +12,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kafka, logLevel, CompressionTypes } from 'kafkajs';
+import { CompressionTypes, Kafka, logLevel, type Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceKafkaOrReason, type ReferenceKafka } from '../../../conformance/support/reference.js';
 import {
@@ -62,19 +62,13 @@ let produced: Produced;
 beforeAll(async () => {
   if (libs === undefined) return;
   dataDir = mkdtempSync(join(tmpdir(), 'kmock-kafka-data-'));
-  const started = await startReferenceKafkaOrReason({ version: KAFKA_VERSION, settings: { 'log.dirs': dataDir } });
-  if (started.kafka === null) {
+  const started = await startWithTopic(dataDir);
+  if ('reason' in started) {
     skipReason = started.reason;
     return;
   }
-  kafka = started.kafka;
-  const client = new Kafka({ brokers: [kafka.bootstrapServers], logLevel: logLevel.NOTHING, retry: { retries: 8, initialRetryTime: 100 } });
-  const admin = client.admin();
-  await admin.connect();
-  await admin.createTopics({
-    waitForLeaders: true,
-    topics: [{ topic: TOPIC, numPartitions: PARTITIONS, configEntries: [{ name: 'segment.bytes', value: '8192' }] }],
-  });
+  ({ kafka } = started);
+  const { client, admin } = started;
   const records = new Array<number>(PARTITIONS).fill(0);
   const count = (partition: number, n: number): void => {
     records[partition] += n;
@@ -304,16 +298,13 @@ describe.skipIf(libs === undefined)(`kmock reads a log dir Kafka ${KAFKA_VERSION
 
   beforeAll(async () => {
     crashDir = mkdtempSync(join(tmpdir(), 'kmock-kafka-crash-'));
-    const started = await startReferenceKafkaOrReason({ version: KAFKA_VERSION, settings: { 'log.dirs': crashDir } });
-    if (started.kafka === null) {
+    const started = await startWithTopic(crashDir);
+    if ('reason' in started) {
       crashReason = started.reason;
       return;
     }
     crashed = started.kafka;
-    const client = new Kafka({ brokers: [crashed.bootstrapServers], logLevel: logLevel.NOTHING, retry: { retries: 8, initialRetryTime: 100 } });
-    const admin = client.admin();
-    await admin.connect();
-    await admin.createTopics({ waitForLeaders: true, topics: [{ topic: TOPIC, numPartitions: PARTITIONS, configEntries: [{ name: 'segment.bytes', value: '8192' }] }] });
+    const { client, admin } = started;
     const idem = client.producer({ idempotent: true, maxInFlightRequests: 1 });
     await idem.connect();
     for (let i = 0; i < 40; i++) await idem.send({ topic: TOPIC, messages: [{ partition: i % PARTITIONS, value: `crash-${i}-${'z'.repeat(400)}` }] });
@@ -393,6 +384,17 @@ describe.skipIf(libs === undefined)(`kmock reads a log dir Kafka ${KAFKA_VERSION
     }
   });
 });
+
+/** A Kafka whose log.dirs is `dir`, with TOPIC created (segment.bytes 8192), and a connected admin. */
+async function startWithTopic(dir: string): Promise<{ kafka: ReferenceKafka; client: Kafka; admin: Admin } | { reason: string }> {
+  const started = await startReferenceKafkaOrReason({ version: KAFKA_VERSION, settings: { 'log.dirs': dir } });
+  if (started.kafka === null) return { reason: started.reason };
+  const client = new Kafka({ brokers: [started.kafka.bootstrapServers], logLevel: logLevel.NOTHING, retry: { retries: 8, initialRetryTime: 100 } });
+  const admin = client.admin();
+  await admin.connect();
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic: TOPIC, numPartitions: PARTITIONS, configEntries: [{ name: 'segment.bytes', value: '8192' }] }] });
+  return { kafka: started.kafka, client, admin };
+}
 
 function alive(pid: number): boolean {
   try {
