@@ -6,8 +6,8 @@
 // .kafka_cleanshutdown) is read by Kafka 3.9.1's kafka-dump-log.sh (kafka.tools.DumpLogSegments,
 // with --print-data-log --deep-iteration, --index-sanity-check, --verify-index-only) and by
 // Kafka's own readers of the text files (KafkaFormatReader.java); what they print is compared with
-// what was written. Also: Kafka's count of a torn tail's invalid bytes equals the scan's, and the
-// batch Kafka marks invalid is where the scan stops.
+// what was written. Also: Kafka's count of a torn tail's invalid bytes equals the scan's, the
+// batch Kafka marks invalid is where the scan stops, and legacy magic 0/1 message sets read alike.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ import {
   type ProducerSnapshotEntry,
   type TimeIndexEntry,
 } from '../../../../src/broker/storage/format/index.js';
-import { decodeBatch, encodeBatch, encodeEndTxnMarkerBatch, readBatchHeader, setPartitionLeaderEpoch, type RecordInput } from '../../../../src/codec/records/index.js';
+import { decodeBatch, encodeBatch, encodeEndTxnMarkerBatch, encodeMessageSet, readBatchHeader, setPartitionLeaderEpoch, type RecordInput } from '../../../../src/codec/records/index.js';
 import { dumpLogSegments, dumpSections, fieldsOf, jdkMissing, kafkaFormatReader, kafkaLibs, readerLines } from './kafka-tools.js';
 
 const libs = await kafkaLibs();
@@ -306,7 +306,18 @@ describe.skipIf(libs === undefined)('Kafka 3.9.1 reads the files kmock writes', 
     mkdirSync(join(dir, 'flipped'));
     writeFileSync(flippedFile, flipped);
 
-    const { stdout } = await dumpLogSegments(libs!, [...cases.map((c) => c.file), flippedFile]);
+    // Legacy message sets (magic 0 and 1, plain, gzip, LogAppendTime), as an old broker wrote them.
+    const legacy = Buffer.concat([
+      encodeMessageSet({ magic: 0, baseOffset: 0n, messages: [{ value: 'a' }, { key: 'k', value: 'b' }] }),
+      encodeMessageSet({ magic: 1, baseOffset: 2n, messages: [{ value: 'c', timestamp: T }] }),
+      encodeMessageSet({ magic: 1, baseOffset: 3n, compression: 'gzip', messages: [{ value: 'd', timestamp: T + 1 }, { value: 'e', timestamp: T + 2 }] }),
+      encodeMessageSet({ magic: 1, baseOffset: 5n, timestampType: 1, messages: [{ value: 'f', timestamp: T + 9 }] }),
+    ]);
+    mkdirSync(join(dir, 'legacy'));
+    const legacyFile = join(dir, 'legacy', segmentFileName(0, '.log'));
+    writeFileSync(legacyFile, legacy);
+
+    const { stdout } = await dumpLogSegments(libs!, [...cases.map((c) => c.file), flippedFile, legacyFile]);
     const sections = dumpSections(stdout);
     for (const c of cases) {
       const lines = sections.get(c.file)!;
@@ -321,5 +332,21 @@ describe.skipIf(libs === undefined)('Kafka 3.9.1 reads the files kmock writes', 
     const flippedScan = scanLogSegment(flipped, partition.segments[1].baseOffset);
     expect(flippedScan.stop).toMatchObject({ kind: 'corrupt', reason: 'crc', position: third.position });
     expect(firstInvalid.position).toBe(String(third.position));
+
+    const legacyScan = scanLogSegment(legacy, 0);
+    expect(legacyScan.stop).toEqual({ kind: 'end' });
+    const legacyLines = sections.get(legacyFile)!.filter((l) => l.startsWith('offset:')).map(fieldsOf);
+    expect(legacyLines.map((f) => [f.offset, f.position, f.CreateTime ?? f.LogAppendTime ?? f.NoTimestampType, f.size, f.magic, f.compresscodec, f.crc, f.isvalid])).toEqual(
+      legacyScan.batches.map((b) => [
+        String(b.lastOffset),
+        String(b.position),
+        String(b.maxTimestamp),
+        String(b.size),
+        String(b.magic),
+        b.codec === 1 ? 'gzip' : 'none',
+        String(b.crc),
+        'true',
+      ]),
+    );
   }, 120_000);
 });
