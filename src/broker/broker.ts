@@ -9,9 +9,10 @@ import type { BrokerConfig } from './config.js';
 import { Connection, type ConnectionDeps, type ConnectionHooks } from './connection.js';
 import { HANDLERS } from './handlers/index.js';
 import type { ApiHandler } from './handlers/types.js';
-import { TopicStore } from './log/topics.js';
+import { TopicStore, type TopicChange } from './log/topics.js';
 import { BrokerLogDefaults, resolveLogConfig } from './log/log-config.js';
 import { LogManager } from './log/log-manager.js';
+import { DataDir, type SavedCluster } from './storage/data-dir.js';
 import { staticTopicDefaults } from './config/topic-defaults.js';
 import { DynamicBrokerConfigs } from './config/dynamic-configs.js';
 import { FetchWaiters } from './log/fetch-waiters.js';
@@ -41,6 +42,10 @@ export class Broker implements ConnectionDeps {
   readonly topics: TopicStore;
   /** The broker's values of topic configs (its settings; dynamic broker configs replace them). */
   readonly logDefaults: BrokerLogDefaults;
+  /** The data dir (`--data-dir`, log.dirs), when the broker keeps its data on disk. */
+  readonly dataDir: DataDir | undefined;
+  /** The cluster id: config.clusterId, the data dir's, or the one this broker made up. */
+  readonly clusterId: string;
   /** Retention, the cleaner and the stored-memory cap (log/log-manager.ts). */
   readonly logManager: LogManager;
   /** Dynamic broker configs (per broker and cluster default), set by AlterConfigs. */
@@ -82,16 +87,23 @@ export class Broker implements ConnectionDeps {
       onTimerError: (name, err) => this.log.error({ timer: name, err: String((err as Error)?.stack ?? err) }, 'timer failed'),
     });
     this.ids = config.deterministic ? new SeededIds(String(config.seed)) : randomIds;
+    // The data dir first: it decides the cluster id, and the topics load from it.
+    const dataDirPath = firstLogDir(config.logDirs ?? config.logDir);
+    this.dataDir = dataDirPath === null ? undefined : new DataDir(dataDirPath, this.log);
+    const madeUpClusterId = config.clusterId ?? this.ids.clusterId();
+    this.clusterId = this.dataDir === undefined ? madeUpClusterId : this.dataDir.open(config.nodeId, madeUpClusterId, config.clusterId !== undefined);
     this.logDefaults = new BrokerLogDefaults(staticTopicDefaults(config));
     this.dynamicConfigs = new DynamicBrokerConfigs(config, this.logDefaults);
     this.topics = new TopicStore({
       clock: this.clock,
       ids: this.ids,
       startedAt: this.clock.now(),
-      logOptions: (topic) => ({
-        maxIndexSize: resolveLogConfig(topic.configs, this.logDefaults).segmentIndexBytes,
-        onStored: (bytes) => this.logManager.onStored(bytes),
-      }),
+      logOptions: (topic, partition) => {
+        const logConfig = resolveLogConfig(topic.configs, this.logDefaults);
+        const files = this.dataDir?.logOptions(topic.name, topic.id, partition, logConfig.indexIntervalBytes, () => topic.partitions[partition]) ?? {};
+        return { ...files, maxIndexSize: logConfig.segmentIndexBytes, onStored: (bytes) => this.logManager.onStored(bytes) };
+      },
+      onChanged: (change) => this.onTopicsChanged(change),
     });
     this.logManager = new LogManager({
       config,
@@ -99,10 +111,11 @@ export class Broker implements ConnectionDeps {
       logDefaults: this.logDefaults,
       clock: this.clock,
       log: this.log,
-      hasDataDir: () => false,
+      hasDataDir: () => this.dataDir !== undefined,
       // A consumer waiting at an offset retention deleted gets its OFFSET_OUT_OF_RANGE now.
       onLogStartOffsetMoved: (topic, partition) => this.fetchWaiters.notify(topic, partition),
     });
+    if (this.dataDir !== undefined) this.loadDataDir(this.dataDir);
     this.logManager.start();
     this.groups = new GroupCoordinator({
       clock: this.clock,
@@ -150,7 +163,7 @@ export class Broker implements ConnectionDeps {
       log: this.log,
       clock: this.clock,
       ids: this.ids,
-      clusterId: config.clusterId ?? this.ids.clusterId(),
+      clusterId: this.clusterId,
       topics: this.topics,
       logDefaults: this.logDefaults,
       logManager: this.logManager,
@@ -195,6 +208,48 @@ export class Broker implements ConnectionDeps {
     this.log.info(line, 'trace');
   }
 
+  /**
+   * Brings back what the data dir kept: the topics (their logs load from their files: storage/),
+   * then the dynamic configs; and from now on saves every change of them.
+   */
+  private loadDataDir(dir: DataDir): void {
+    const saved = dir.loadCluster();
+    this.loadingDataDir = true;
+    try {
+      for (const t of saved?.topics ?? []) this.topics.restore(t.name, t.id, t.partitions, t.replicationFactor, new Map(t.configs));
+      if (saved !== null) this.dynamicConfigs.load(saved.dynamicConfigs);
+    } finally {
+      this.loadingDataDir = false;
+    }
+    const known = new Set(this.topics.all().map((t) => t.name));
+    const strays = dir.partitionDirs().filter((p) => !known.has(p.topic));
+    if (strays.length > 0) this.log.warn({ dir: dir.dir, partitions: strays.map((p) => `${p.topic}-${p.partition}`) }, 'partition dirs of topics the data dir does not list: left alone');
+    this.dynamicConfigs.onChange(() => this.saveCluster());
+    this.log.info({ dir: dir.dir, topics: this.topics.all().length, cleanShutdown: dir.hadCleanShutdown }, 'data dir loaded');
+  }
+
+  private loadingDataDir = false;
+
+  private onTopicsChanged(change: TopicChange): void {
+    if (this.dataDir === undefined || this.loadingDataDir) return;
+    if (change.kind === 'deleted') {
+      for (const log of change.topic.partitions) {
+        for (const seg of log.logSegments) seg.file?.delete();
+        this.dataDir.deletePartition(change.topic.name, log.index);
+      }
+    }
+    this.saveCluster();
+  }
+
+  private saveCluster(): void {
+    if (this.dataDir === undefined || this.loadingDataDir) return;
+    const saved: SavedCluster = {
+      topics: this.topics.all().map((t) => ({ name: t.name, id: t.id, partitions: t.partitions.length, replicationFactor: t.replicationFactor, configs: [...t.configs] })),
+      dynamicConfigs: this.dynamicConfigs.entries(),
+    };
+    this.dataDir.saveCluster(saved);
+  }
+
   /** Stops timers and closes every connection; the server stops accepting in server.ts. Then the
    *  strict-clients summary: a line per kind found (none when nothing was). */
   shutdown(): void {
@@ -202,6 +257,8 @@ export class Broker implements ConnectionDeps {
     this.transactions.close();
     this.logManager.close();
     this.closeConnections();
+    // Last, once no request can append: a clean shutdown of the data dir (flushed, indexes, checkpoints).
+    this.dataDir?.close(this.topics.all().flatMap((t) => t.partitions), true);
     this.clock.close();
     this.clientFindings.logSummary();
   }
@@ -233,4 +290,11 @@ export class Broker implements ConnectionDeps {
     }
     return n;
   }
+}
+
+/** The first dir of log.dirs / log.dir (kmock keeps one data dir), or null for none. */
+function firstLogDir(dirs: string | null): string | null {
+  if (dirs === null) return null;
+  const first = dirs.split(',').map((d) => d.trim()).find((d) => d !== '');
+  return first ?? null;
 }

@@ -20,6 +20,9 @@ export const START_USAGE = `usage: kmock start [options]
   --partitions N              num.partitions for auto-created topics (default 1)
   --no-auto-create            auto.create.topics.enable=false
   --initial-rebalance-delay-ms N   group.initial.rebalance.delay.ms (default 3000)
+  --data-dir DIR              keep topics, data and offsets in DIR, in Kafka's layout (log.dirs);
+                              a restart brings them back (default: in memory; docs/storage.md)
+  --fsync                     fsync the data dir before answering acks=all (fsyncOnAcksAll)
   --config FILE               Kafka-style properties file (key=value)
   --set KEY=VALUE             any setting by its Kafka name, repeatable
   --policy TEXT               draft policies on or off, repeatable (below)
@@ -56,6 +59,8 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
       'no-auto-create': { type: 'boolean' },
       'initial-rebalance-delay-ms': { type: 'string' },
       config: { type: 'string' },
+      'data-dir': { type: 'string' },
+      fsync: { type: 'boolean' },
       set: { type: 'string', multiple: true },
       policy: { type: 'string', multiple: true },
       trace: { type: 'boolean' },
@@ -99,6 +104,8 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
       throw new UsageError(`--policy ${(e as Error).message.replace(/^policies: /, '')}`);
     }
   }
+  if (values['data-dir'] !== undefined) config.logDirs = values['data-dir'];
+  if (values.fsync) config.fsyncOnAcksAll = true;
   if (values.trace) config.trace = true;
   if (values.clock !== undefined) {
     try {

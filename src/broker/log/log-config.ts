@@ -119,20 +119,27 @@ export const KAFKA_LOG_DEFAULTS = new BrokerLogDefaults();
 export class TopicConfigMap extends Map<string, string> {
   /** Bumped by every change. */
   version = 0;
+  /** Called after every change (the data dir saves the topic's configs). */
+  onChange: (() => void) | undefined;
 
   override set(key: string, value: string): this {
     this.version++;
-    return super.set(key, value);
+    super.set(key, value);
+    this.onChange?.();
+    return this;
   }
 
   override delete(key: string): boolean {
     this.version++;
-    return super.delete(key);
+    const had = super.delete(key);
+    this.onChange?.();
+    return had;
   }
 
   override clear(): void {
     this.version++;
     super.clear();
+    this.onChange?.();
   }
 }
 

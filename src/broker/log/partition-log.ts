@@ -63,14 +63,23 @@ const NO_ABORTED: AbortedTxn[] = [];
 export interface PartitionLogOptions {
   /** When the broker started, on its clock (the producer expiration schedule's origin). */
   brokerStartMs?: number;
-  /** A new segment's file (storage/): null keeps the segment in memory only. */
-  segmentFile?: (baseOffset: number) => SegmentFile | null;
+  /** A new segment's file (storage/): null keeps the segment in memory only. `cleaned`: a cleaner output. */
+  segmentFile?: (baseOffset: number, cleaned: boolean) => SegmentFile | null;
   /** An int in [0, 2^31): segment.jitter.ms draws (LogConfig.randomSegmentJitter). */
   randomInt?: () => number;
   /** segment.index.bytes of the first segment. */
   maxIndexSize?: number;
   /** Called after every append with its stored bytes (the log manager's memory cap). */
   onStored?: (bytes: number) => void;
+  /** A log loaded from the data dir (storage/data-dir.ts): its segments and offsets, and the replay of its batches. */
+  restore?: {
+    segments: LogSegment[];
+    logStartOffset: number;
+    logEndOffset: number;
+    firstDirtyOffset: number;
+    /** Rebuilds the producer state and the aborted-transaction index from the batches. */
+    replay: (log: PartitionLog) => void;
+  };
 }
 
 /** A position in the log: Kafka's LogOffsetMetadata (the segment holding it and the byte position there). */
@@ -94,7 +103,7 @@ export class PartitionLog {
   readonly tp: string;
   /** The segments, oldest first; the last is the active one. Never empty. */
   private segments: LogSegment[] = [];
-  private readonly segmentFile: (baseOffset: number) => SegmentFile | null;
+  private readonly segmentFile: (baseOffset: number, cleaned: boolean) => SegmentFile | null;
   private readonly randomInt: () => number;
   private readonly onStored: ((bytes: number) => void) | undefined;
   /** The cleaner's checkpoint: the first offset not yet compacted (cleaner-offset-checkpoint). */
@@ -113,7 +122,15 @@ export class PartitionLog {
     this.segmentFile = opts.segmentFile ?? (() => null);
     this.randomInt = opts.randomInt ?? (() => Math.floor(Math.random() * 0x7fffffff));
     this.onStored = opts.onStored;
-    this.segments.push(new LogSegment(0, now, 0, opts.maxIndexSize ?? DEFAULT_LOG_CONFIG.segmentIndexBytes, this.segmentFile(0)));
+    if (opts.restore !== undefined && opts.restore.segments.length > 0) {
+      this.segments = opts.restore.segments;
+      this.logStartOffset = opts.restore.logStartOffset;
+      this.logEndOffset = opts.restore.logEndOffset;
+      this.firstDirtyOffset = opts.restore.firstDirtyOffset;
+      opts.restore.replay(this);
+    } else {
+      this.segments.push(new LogSegment(0, now, 0, opts.maxIndexSize ?? DEFAULT_LOG_CONFIG.segmentIndexBytes, this.segmentFile(0, false)));
+    }
   }
 
   /** The active segment (appends go there). */
@@ -374,12 +391,12 @@ export class PartitionLog {
     const segment = new LogSegment(newOffset, now, randomSegmentJitter(config, this.randomInt), config.segmentIndexBytes, null);
     if (active.baseOffset === newOffset && active.size === 0) {
       active.file?.delete();
-      segment.file = this.segmentFile(newOffset);
+      segment.file = this.segmentFile(newOffset, false);
       this.segments[this.segments.length - 1] = segment;
       return segment;
     }
     active.onBecomeInactive();
-    segment.file = this.segmentFile(newOffset);
+    segment.file = this.segmentFile(newOffset, false);
     this.segments.push(segment);
     return segment;
   }
@@ -632,12 +649,13 @@ export class PartitionLog {
   replaceSegments(from: number, count: number, replacement: LogSegment[], abortedTransactions: readonly AbortedTxn[]): void {
     const removed = this.segments.splice(from, count, ...replacement);
     for (const seg of removed) if (!replacement.includes(seg)) seg.file?.delete();
+    for (const seg of replacement) seg.file?.swapIn?.();
     this.txnIndex.replaceAll(abortedTransactions);
   }
 
   /** A new segment for the cleaner's output (its file made as the log makes them). */
   newSegment(baseOffset: number, created: number, config: LogConfig): LogSegment {
-    return new LogSegment(baseOffset, created, 0, config.segmentIndexBytes, this.segmentFile(baseOffset));
+    return new LogSegment(baseOffset, created, 0, config.segmentIndexBytes, this.segmentFile(baseOffset, true));
   }
 
   // ---- offsets by timestamp (UnifiedLog.fetchOffsetByTimestamp) --------------------------------------

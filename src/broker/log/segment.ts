@@ -25,6 +25,8 @@ export interface SegmentFile {
   onRoll(segment: LogSegment): void;
   /** The segment is deleted (retention, DeleteRecords, compaction replacing it, topic deletion). */
   delete(): void;
+  /** A cleaner output takes its final name once the segments it replaces are deleted. */
+  swapIn?(): void;
   close(): void;
 }
 
@@ -72,6 +74,11 @@ export class LogSegment {
   readonly timeIndexTimestamps: number[] = [];
   readonly timeIndexOffsets: number[] = [];
   private bytesSinceLastIndexEntry = 0;
+
+  /** Sets the offset of the record with the max timestamp (loading: found by reading that batch). */
+  setOffsetOfMaxTimestamp(offset: number | null): void {
+    this.offsetOfMaxTimestamp = offset;
+  }
 
   /** maxTimestampAndOffsetSoFar: the first batch to reach the largest timestamp (its last offset: "shallow"). */
   maxTimestampSoFar = -1;
@@ -148,9 +155,21 @@ export class LogSegment {
    * MAX_TIMESTAMP; the time index gets the batch's last offset (the shallow offset).
    */
   append(batch: Buffer, baseOffset: number, lastOffset: number, maxTimestamp: number, offsetOfMaxRecord: number | null, indexIntervalBytes: number, now: number): void {
+    this.file?.append(batch, this.size);
+    this.add(batch, batch.length, baseOffset, lastOffset, maxTimestamp, offsetOfMaxRecord, indexIntervalBytes, now);
+  }
+
+  /**
+   * A batch already in the segment's file (loading a data dir): its metadata only, the bytes stay
+   * on disk. The indexes are rebuilt as LogSegment.recover rebuilds them.
+   */
+  addLoaded(size: number, baseOffset: number, lastOffset: number, maxTimestamp: number, offsetOfMaxRecord: number | null, indexIntervalBytes: number, modified: number): void {
+    this.add(null, size, baseOffset, lastOffset, maxTimestamp, offsetOfMaxRecord, indexIntervalBytes, modified);
+  }
+
+  private add(batch: Buffer | null, size: number, baseOffset: number, lastOffset: number, maxTimestamp: number, offsetOfMaxRecord: number | null, indexIntervalBytes: number, now: number): void {
     const position = this.size;
     if (position === 0) this.rollingBasedTimestamp = maxTimestamp;
-    this.file?.append(batch, position);
     // Update the max timestamp so far (strictly greater wins: the first batch keeps it).
     if (maxTimestamp > this.maxTimestampSoFar) {
       this.maxTimestampSoFar = maxTimestamp;
@@ -165,14 +184,14 @@ export class LogSegment {
       this.maybeAppendTimeIndex(this.maxTimestampSoFar, this.shallowOffsetOfMaxTimestampSoFar);
       this.bytesSinceLastIndexEntry = 0;
     }
-    this.bytesSinceLastIndexEntry += batch.length;
+    this.bytesSinceLastIndexEntry += size;
     this.bufs.push(batch);
     this.baseOffsets.push(baseOffset);
     this.lastOffsets.push(lastOffset);
     this.maxTimestamps.push(maxTimestamp);
     this.positions.push(position);
-    this.size += batch.length;
-    this.residentBytes += batch.length;
+    this.size += size;
+    if (batch !== null) this.residentBytes += size;
     this.lastModified = now;
   }
 

@@ -15,7 +15,12 @@ export interface TopicStoreDeps {
   startedAt: number;
   /** How a new partition's log is made (its segment files, the memory cap's hook); default: in memory. */
   logOptions?: (topic: Topic, partition: number) => PartitionLogOptions;
+  /** After a topic is created, deleted, grows partitions or changes a config (the data dir saves them). */
+  onChanged?: (change: TopicChange) => void;
 }
+
+/** What changed in the topic store. */
+export type TopicChange = { kind: 'created' | 'deleted' | 'partitions' | 'configs'; topic: Topic };
 
 const MAX_NAME_LENGTH = 249;
 const LEGAL_NAME = /^[a-zA-Z0-9._-]+$/;
@@ -30,12 +35,22 @@ export class Topic {
     readonly id: string,
     partitionCount: number,
     readonly replicationFactor: number,
-    private readonly deps: Pick<TopicStoreDeps, 'clock' | 'startedAt' | 'logOptions'> = { clock: systemClock, startedAt: Date.now() },
+    private readonly deps: Pick<TopicStoreDeps, 'clock' | 'startedAt' | 'logOptions' | 'onChanged'> = { clock: systemClock, startedAt: Date.now() },
   ) {
-    this.addPartitions(partitionCount);
+    this.growPartitions(partitionCount);
   }
 
   addPartitions(total: number): void {
+    this.growPartitions(total);
+    this.deps.onChanged?.({ kind: 'partitions', topic: this });
+  }
+
+  /** Partitions made without announcing them (a topic being created or restored announces itself). */
+  addPartitionsQuietly(total: number): void {
+    this.growPartitions(total);
+  }
+
+  private growPartitions(total: number): void {
     const now = this.deps.clock.now();
     while (this.partitions.length < total) {
       const index = this.partitions.length;
@@ -82,10 +97,23 @@ export class TopicStore {
   }
 
   create(name: string, partitions: number, replicationFactor: number, configs?: Map<string, string>): Topic {
-    const topic = new Topic(name, this.newTopicId(name), partitions, replicationFactor, this.deps);
-    if (configs) for (const [k, v] of configs) topic.configs.set(k, v);
+    return this.add(name, this.newTopicId(name), partitions, replicationFactor, configs ?? new Map(), 'created');
+  }
+
+  /** A topic the data dir kept (its id and configs as they were; its logs load from their files). */
+  restore(name: string, id: string, partitions: number, replicationFactor: number, configs: ReadonlyMap<string, string>): Topic {
+    return this.add(name, id, partitions, replicationFactor, configs, null);
+  }
+
+  private add(name: string, id: string, partitions: number, replicationFactor: number, configs: ReadonlyMap<string, string>, announce: 'created' | null): Topic {
+    // The configs first: a partition's log is made with the topic's settings (segment.index.bytes...).
+    const topic = new Topic(name, id, 0, replicationFactor, this.deps);
+    for (const [k, v] of configs) topic.configs.set(k, v);
+    topic.addPartitionsQuietly(partitions);
+    topic.configs.onChange = () => this.deps.onChanged?.({ kind: 'configs', topic });
     this.byName.set(name, topic);
     this.byId.set(topic.id, topic);
+    if (announce !== null) this.deps.onChanged?.({ kind: announce, topic });
     return topic;
   }
 
@@ -94,6 +122,7 @@ export class TopicStore {
     if (t) {
       this.byName.delete(name);
       this.byId.delete(t.id);
+      this.deps.onChanged?.({ kind: 'deleted', topic: t });
     }
     return t;
   }
