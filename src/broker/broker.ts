@@ -218,6 +218,7 @@ export class Broker implements ConnectionDeps {
     try {
       for (const t of saved?.topics ?? []) this.topics.restore(t.name, t.id, t.partitions, t.replicationFactor, new Map(t.configs));
       if (saved !== null) this.dynamicConfigs.load(saved.dynamicConfigs);
+      if (saved?.nextProducerIdBlock !== undefined) this.producerIds.restore(BigInt(saved.nextProducerIdBlock));
     } finally {
       this.loadingDataDir = false;
     }
@@ -225,6 +226,7 @@ export class Broker implements ConnectionDeps {
     const strays = dir.partitionDirs().filter((p) => !known.has(p.topic));
     if (strays.length > 0) this.log.warn({ dir: dir.dir, partitions: strays.map((p) => `${p.topic}-${p.partition}`) }, 'partition dirs of topics the data dir does not list: left alone');
     this.dynamicConfigs.onChange(() => this.saveCluster());
+    this.producerIds.onBlockAllocated = () => this.saveCluster();
     this.log.info({ dir: dir.dir, topics: this.topics.all().length, cleanShutdown: dir.hadCleanShutdown }, 'data dir loaded');
   }
 
@@ -246,6 +248,7 @@ export class Broker implements ConnectionDeps {
     const saved: SavedCluster = {
       topics: this.topics.all().map((t) => ({ name: t.name, id: t.id, partitions: t.partitions.length, replicationFactor: t.replicationFactor, configs: [...t.configs] })),
       dynamicConfigs: this.dynamicConfigs.entries(),
+      nextProducerIdBlock: String(this.producerIds.nextBlockStart),
     };
     this.dataDir.saveCluster(saved);
   }

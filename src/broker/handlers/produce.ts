@@ -141,7 +141,11 @@ export function produceSimple(ctx: RequestContext, req: ProduceRequest): Produce
         b.log.debug({ topic: topic.name, partition: index, error: r.errorCode, reason: r.reason }, 'produce failed');
         checkAppendError(ctx, topic.name, index, r.errorCode, r.reason);
       }
-      if (r.appended) b.fetchWaiters.notify(topic.name, index);
+      if (r.appended) {
+        b.fetchWaiters.notify(topic.name, index);
+        // kmock's fsyncOnAcksAll: acknowledged acks=all records are on disk first.
+        if (acks === -1 && b.config.fsyncOnAcksAll) topic.partitions[index].flush(now);
+      }
       if (acks !== 0) partitionResponses[k] = partitionResponse(index, r);
     }
     if (acks !== 0) responses[i] = { name: t.name, partitionResponses };
@@ -325,7 +329,10 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
           checkAppendError(ctx, t.topic.name, t.partition, r.errorCode, r.reason);
         }
         results.set(key, fromAppend(r));
-        if (r.appended) b.fetchWaiters.notify(t.topic.name, t.partition);
+        if (r.appended) {
+          b.fetchWaiters.notify(t.topic.name, t.partition);
+          if (acks === -1 && b.config.fsyncOnAcksAll) log.flush(now);
+        }
       }
     }
   }

@@ -45,6 +45,7 @@ export interface LogManagerStats {
 export class LogManager {
   readonly stats: LogManagerStats = { retentionChecks: 0, segmentsDeleted: 0, cleanerRuns: 0, logsCleaned: 0, memoryDropped: 0, memoryEvicted: 0 };
   private retentionTimer: TimerHandle | undefined;
+  private flushTimer: TimerHandle | undefined;
   private cleanerTimer: TimerHandle | undefined;
   /** Stored bytes appended since the last exact count (the cap is checked against a recount). */
   private appendedSinceCount = 0;
@@ -63,6 +64,16 @@ export class LogManager {
       this.retentionTimer = clock.schedule(retentionEvery, retention, { name: 'kafka-log-retention', housekeeping: true });
     };
     this.retentionTimer = clock.schedule(LOG_INITIAL_TASK_DELAY_MS, retention, { name: 'kafka-log-retention', housekeeping: true });
+    // "kafka-log-flusher": logs whose flush.ms passed are flushed (off at Kafka's default, Long.MAX_VALUE).
+    const flushEvery = config.logFlushSchedulerIntervalMs;
+    if (flushEvery < 2 ** 31 && this.deps.hasDataDir()) {
+      const flusher = (): void => {
+        if (this.closed) return;
+        this.flushDirtyLogs();
+        this.flushTimer = clock.schedule(flushEvery, flusher, { name: 'kafka-log-flusher', housekeeping: true });
+      };
+      this.flushTimer = clock.schedule(LOG_INITIAL_TASK_DELAY_MS, flusher, { name: 'kafka-log-flusher', housekeeping: true });
+    }
     if (config.logCleanerEnable) {
       const backoff = Math.max(1, config.logCleanerBackoffMs);
       const cleaner = (): void => {
@@ -77,6 +88,7 @@ export class LogManager {
   close(): void {
     this.closed = true;
     this.retentionTimer?.cancel();
+    this.flushTimer?.cancel();
     this.cleanerTimer?.cancel();
   }
 
@@ -89,6 +101,12 @@ export class LogManager {
       const config = this.configOf(t.configs);
       for (const log of t.partitions) yield { topic: t.name, log, config };
     }
+  }
+
+  /** LogManager.flushDirtyLogs: each log whose flush.ms has passed since its last flush. */
+  flushDirtyLogs(): void {
+    const now = this.deps.clock.now();
+    for (const { log, config } of this.logs()) if (now - log.lastFlushTime >= config.flushMs) log.flush(now);
   }
 
   /** LogManager.cleanupLogs: deleteOldSegments on every log that is not compacted. Returns what went. */

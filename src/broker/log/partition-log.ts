@@ -108,6 +108,10 @@ export class PartitionLog {
   private readonly onStored: ((bytes: number) => void) | undefined;
   /** The cleaner's checkpoint: the first offset not yet compacted (cleaner-offset-checkpoint). */
   firstDirtyOffset = 0;
+  /** UnifiedLog.recoveryPoint: everything below it is fsynced (the data dir's). */
+  recoveryPoint = 0;
+  /** When the log was last flushed (flush.ms). */
+  lastFlushTime: number;
 
   constructor(
     readonly topic: string,
@@ -117,6 +121,7 @@ export class PartitionLog {
   ) {
     const opts: PartitionLogOptions = typeof options === 'number' ? { brokerStartMs: options } : options;
     this.createdAt = now;
+    this.lastFlushTime = now;
     this.tp = `${topic}-${index}`;
     this.producers = new ProducerStateManager(this.tp, { scheduleOrigin: opts.brokerStartMs ?? now });
     this.segmentFile = opts.segmentFile ?? (() => null);
@@ -127,6 +132,7 @@ export class PartitionLog {
       this.logStartOffset = opts.restore.logStartOffset;
       this.logEndOffset = opts.restore.logEndOffset;
       this.firstDirtyOffset = opts.restore.firstDirtyOffset;
+      this.recoveryPoint = opts.restore.logEndOffset;
       opts.restore.replay(this);
     } else {
       this.segments.push(new LogSegment(0, now, 0, opts.maxIndexSize ?? DEFAULT_LOG_CONFIG.segmentIndexBytes, this.segmentFile(0, false)));
@@ -370,6 +376,8 @@ export class PartitionLog {
     this.activeSegment.append(ownBytes(batch), baseOffset, lastOffset, maxTimestamp, offsetOfMaxRecord, config.indexIntervalBytes, now);
     this.logEndOffset = lastOffset + 1;
     this.onStored?.(batch.length);
+    // UnifiedLog.append: flush once flush.messages messages are unflushed.
+    if (this.activeSegment.file !== null && this.logEndOffset - this.recoveryPoint >= config.flushMessages) this.flush(now);
   }
 
   // ---- segments (UnifiedLog.maybeRoll / roll, LocalLog.roll) --------------------------------------
@@ -462,6 +470,13 @@ export class PartitionLog {
   /** A failure Kafka reports with the partition's log start offset (the generic Throwable branch). */
   private failure(errorCode: number, reason: string): AppendResult {
     return { errorCode, baseOffset: -1, logAppendTime: -1, logStartOffset: this.logStartOffset, recordErrors: [], errorMessage: null, reason, appended: false };
+  }
+
+  /** UnifiedLog.flush: fsyncs every segment's file; the recovery point becomes the log end offset. */
+  flush(now: number): void {
+    for (const seg of this.segments) if (seg.file !== null && seg.file.unflushedBytes > 0) seg.file.flush();
+    this.recoveryPoint = this.logEndOffset;
+    this.lastFlushTime = now;
   }
 
   /** The byte position of `offset` in its segment (offsetMetadata's position). */
@@ -636,7 +651,7 @@ export class PartitionLog {
   /** Lets go of the in-memory bytes of the oldest segments that have a file, until `bytes` are freed. */
   evictOldest(bytes: number): number {
     let freed = 0;
-    for (let i = 0; i < this.segments.length - 1 && freed < bytes; i++) freed += this.segments[i].evict();
+    for (let i = 0; i < this.segments.length && freed < bytes; i++) freed += this.segments[i].evict(bytes - freed);
     return freed;
   }
 

@@ -77,6 +77,8 @@ export interface SavedTopic {
 
 export interface SavedCluster {
   topics: SavedTopic[];
+  /** The controller's next producer id block start (ProducerIdsRecord), as a decimal string. */
+  nextProducerIdBlock?: string;
   dynamicConfigs: { broker: Array<[string, string]>; clusterDefault: Array<[string, string]> };
 }
 
@@ -210,7 +212,8 @@ export class DataDir {
       fs.writeFileSync(metaPath, encodePartitionMetadata(topicId));
     }
     const epochPath = path.join(dir, LEADER_EPOCH_CHECKPOINT_FILE);
-    if (!fs.existsSync(epochPath)) fs.writeFileSync(epochPath, encodeLeaderEpochCheckpoint([]));
+    // KRaft's leader assigns epoch 0 from offset 0 when it becomes leader (LeaderEpochFileCache.assign).
+    if (!fs.existsSync(epochPath)) fs.writeFileSync(epochPath, encodeLeaderEpochCheckpoint([{ epoch: 0, startOffset: 0 }]));
     const abortedTxns = (base: number) => () => {
       const log = logOf();
       if (log === undefined) return [];
