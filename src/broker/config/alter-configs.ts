@@ -238,6 +238,15 @@ function scopeOf(name: string): BrokerConfigScope {
   return name === '' ? 'cluster-default' : 'broker';
 }
 
+/**
+ * The dynamic configs of a BROKER resource: "" the cluster default, this node's id its per-broker
+ * configs, another spelling of it ("01") configs Kafka stores and never applies.
+ */
+function brokerResourceConfigs(b: BrokerServices, name: string): ReadonlyMap<string, string> {
+  if (name === '' || name === String(b.config.nodeId)) return b.dynamicConfigs.layer(scopeOf(name));
+  return b.dynamicConfigs.otherBrokerResources.get(name) ?? new Map();
+}
+
 /** A LIST config's default as text (ConfigDef.convertToString of it), or null. */
 function listDefault(key: { defaultValue: string | null } | undefined): string | null {
   return key?.defaultValue ?? null;
@@ -248,7 +257,7 @@ function validateBrokerConfigChange(b: BrokerServices, r: AlterResourceInput, in
   let props: Map<string, string>;
   if (incremental) {
     // The resource's current dynamic configs, then the changes (prepareIncrementalConfigs).
-    props = new Map(b.dynamicConfigs.layer(scope));
+    props = new Map(brokerResourceConfigs(b, r.resourceName));
     for (const c of r.configs) {
       if (OP_NAMES[c.configOperation ?? 0] === undefined) invalidRequest(`Unknown operations type ${c.configOperation}`);
     }
@@ -489,6 +498,22 @@ const LOG_RECONFIGURABLE = new Set([
 /** How many keys KafkaConfig's ConfigDef defines in Kafka 3.9.1 (the size of KafkaConfig.values). */
 const KAFKA_CONFIG_COUNT = 328;
 
+/** DynamicListenerConfig.ReconfigurableConfigs */
+const LISTENER_RECONFIGURABLE = new Set([
+  'advertised.listeners', 'listeners', 'listener.security.protocol.map', 'principal.builder.class', 'ssl.protocol',
+  'ssl.provider', 'ssl.cipher.suites', 'ssl.enabled.protocols', 'ssl.keystore.type', 'ssl.keystore.location',
+  'ssl.keystore.password', 'ssl.key.password', 'ssl.truststore.type', 'ssl.truststore.location', 'ssl.truststore.password',
+  'ssl.keymanager.algorithm', 'ssl.trustmanager.algorithm', 'ssl.endpoint.identification.algorithm',
+  'ssl.secure.random.implementation', 'ssl.client.auth', 'ssl.engine.factory.class', 'sasl.mechanism.inter.broker.protocol',
+  'sasl.jaas.config', 'sasl.enabled.mechanisms', 'sasl.kerberos.service.name', 'sasl.kerberos.kinit.cmd',
+  'sasl.kerberos.ticket.renew.window.factor', 'sasl.kerberos.ticket.renew.jitter', 'sasl.kerberos.min.time.before.relogin',
+  'sasl.kerberos.principal.to.local.rules', 'sasl.login.refresh.window.factor', 'sasl.login.refresh.window.jitter',
+  'sasl.login.refresh.min.period.seconds', 'sasl.login.refresh.buffer.seconds', 'max.connections',
+  'max.connection.creation.rate', 'num.network.threads',
+]);
+/** SocketServer.ListenerReconfigurableConfigs and DataPlaneAcceptor.ListenerReconfigurableConfigs. */
+const LISTENER_QUOTA_CONFIGS = new Set(['max.connections', 'max.connection.creation.rate', 'num.network.threads']);
+
 /** The thread pools DynamicThreadPool resizes, in the order KafkaConfig.values (a HashMap of every config) iterates them. */
 const THREAD_POOLS = javaHashOrder(['num.io.threads', 'num.replica.fetchers', 'num.recovery.threads.per.data.dir', 'background.threads'], KAFKA_CONFIG_COUNT);
 
@@ -548,15 +573,26 @@ function validateReconfiguration(b: BrokerServices, current: BrokerView, next: B
       }
     }
   }
-  // DynamicListenerConfig: a KRaft broker cannot change what it registered.
-  if (touched(['advertised.listeners', 'listeners', 'listener.security.protocol.map'])) {
-    const advertised = (v: BrokerView) => javaTrim(v.props.get('advertised.listeners') ?? v.props.get('listeners') ?? '');
-    if (advertised(next) !== advertised(current)) {
-      invalidDynamicConfiguration('Advertised listeners cannot be altered when using a Raft-based metadata quorum.');
+  // DynamicListenerConfig (any of its configs changed): the listener's other configs cannot
+  // change (Kafka compares the new config's listener.name.plaintext.* configs with the static
+  // ones: originalsWithPrefix reads the config's original properties, never the dynamic ones),
+  // nor its security protocol, and a KRaft broker cannot change what it registered.
+  if (touched(LISTENER_RECONFIGURABLE)) {
+    const immutable = [...next.props.keys()].filter((n) => {
+      if (!n.startsWith('listener.name.plaintext.')) return false;
+      const rest = n.slice('listener.name.plaintext.'.length);
+      return !DYNAMIC_SECURITY_CONFIGS.includes(rest) && !LISTENER_QUOTA_CONFIGS.has(rest);
+    });
+    if (immutable.length > 0) {
+      invalidDynamicConfiguration('Configs cannot be updated dynamically for existing listener ListenerName(PLAINTEXT), restart broker or create a new listener for update');
     }
     const map = javaTrim(next.props.get('listener.security.protocol.map') ?? '');
     if (map !== '' && !map.split(/\s*,\s*/).includes('PLAINTEXT:PLAINTEXT')) {
       invalidDynamicConfiguration('Security protocol cannot be updated for existing listener ListenerName(PLAINTEXT)');
+    }
+    const advertised = (v: BrokerView) => javaTrim(v.props.get('advertised.listeners') ?? v.props.get('listeners') ?? '');
+    if (advertised(next) !== advertised(current)) {
+      invalidDynamicConfiguration('Advertised listeners cannot be altered when using a Raft-based metadata quorum.');
     }
   }
   // LogCleaner: its thread count changes by at most a factor of two.
@@ -581,7 +617,7 @@ function currentConfigs(b: BrokerServices, r: AlterResourceInput): ReadonlyMap<s
     case ConfigResourceType.TOPIC:
       return b.topics.get(r.resourceName)?.configs ?? new Map();
     case ConfigResourceType.BROKER:
-      return b.dynamicConfigs.layer(scopeOf(r.resourceName));
+      return brokerResourceConfigs(b, r.resourceName);
     default:
       return b.dynamicConfigs.clientMetrics.get(r.resourceName) ?? new Map();
   }
@@ -647,8 +683,12 @@ function controllerAlter(b: BrokerServices, r: AlterResourceInput, incremental: 
     case ConfigResourceType.TOPIC:
       return alterTopic(b, r.resourceName, existing, next);
     case ConfigResourceType.BROKER: {
-      const scope = scopeOf(r.resourceName);
-      return () => b.dynamicConfigs.replace(scope, next);
+      const name = r.resourceName;
+      if (name === '' || name === String(b.config.nodeId)) return () => b.dynamicConfigs.replace(scopeOf(name), next);
+      return () => {
+        if (next.size === 0) b.dynamicConfigs.otherBrokerResources.delete(name);
+        else b.dynamicConfigs.otherBrokerResources.set(name, next);
+      };
     }
     default:
       validateClientMetrics(r.resourceName, next);

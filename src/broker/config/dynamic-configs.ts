@@ -87,6 +87,13 @@ export class DynamicBrokerConfigs {
   readonly perBroker = new Map<string, string>();
   /** name -> value as given, cluster default (DYNAMIC_DEFAULT_BROKER_CONFIG). */
   readonly clusterDefault = new Map<string, string>();
+  /**
+   * Configs set on a BROKER resource that names this node otherwise than by its id ("01", "+1"):
+   * Kafka's controller keeps them under that name, and its broker never applies them (it reads
+   * only the resources named "" and its own id). Kept so that the next change of that resource
+   * starts from them; never applied nor described.
+   */
+  readonly otherBrokerResources = new Map<string, Map<string, string>>();
   /** Client-metrics subscriptions (CLIENT_METRICS resources): name -> configs as given. */
   readonly clientMetrics = new Map<string, Map<string, string>>();
   /** The broker's loggers and their levels (BROKER_LOGGER resources; not persisted, as on Kafka). */

@@ -96,7 +96,8 @@ function describe(
           isSensitive: false,
           synonyms: [],
           configType: 0,
-          documentation: null,
+          // Not set by ConfigHelper: the field's default.
+          documentation: '',
         })),
       );
     }
@@ -117,7 +118,8 @@ function describe(
           isSensitive: false,
           synonyms: [],
           configType: 0,
-          documentation: null,
+          // Not set by ConfigHelper: the field's default.
+          documentation: '',
         })),
       );
     }
