@@ -163,6 +163,16 @@ export const CAUSES: Cause[] = [
       'AddPartitionsToTxn v4+ with an empty Transactions list: Kafka 3.9\'s KafkaApis.handleAddPartitionsToTxnRequest sends its answer from addResultAndMaybeSendResponse, when the number of results reaches the number of transactions, which only runs when a result is added: with no transactions it never runs and the request is never answered (the connection waits until the client times out). kmock answers at once, NONE with no results (asserted by the scenario\'s expectation). Only brokers send v4+, never with an empty list.',
   },
   {
+    id: 'alter-configs-duplicate-resource-never-answered',
+    kind: 'kafka-defect',
+    mode: 'reference',
+    scenario: 'testAlterConfigsDuplicateResource',
+    request: /^AlterConfigs v2 \(a topic twice\)$/,
+    path: /^(kind|event|response)$/,
+    cause:
+      'AlterConfigs naming a resource twice: Kafka 3.9\'s ConfigAdminManager.preprocess answers both INVALID_REQUEST "Each resource must appear at most once.", then RequestChannel.sendResponse counts the answer\'s errors (AlterConfigsResponse.errorCounts -> errors(), a Collectors.toMap keyed by resource) and throws IllegalStateException "Duplicate key", also for the error answer KafkaApis.handleError tries next: the request is never answered and the connection waits until the client gives up. kmock answers what the broker decided (asserted by the scenario\'s expectation; IncrementalAlterConfigs, whose errorCounts does not build such a map, answers the same on Kafka).',
+  },
+  {
     id: 'consumer-metadata-parse-failure',
     kind: 'kafka-defect',
     mode: 'reference',

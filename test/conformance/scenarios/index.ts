@@ -3,6 +3,7 @@ import type { Scenario } from '../runner.js';
 import { aclScenarios } from './acls.js';
 import { adminScenarios } from './admin.js';
 import { apiScenarios } from './api.js';
+import { configsAlterScenarios } from './configs-alter.js';
 import { coverageScenarios } from './coverage.js';
 import { dataScenarios } from './data.js';
 import { groupAdminScenarios } from './group-admin.js';
@@ -36,6 +37,7 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...transactionScenarios,
   ...transactionDataScenarios,
   ...transactionOffsetScenarios,
+  ...configsAlterScenarios,
 ];
 
 const names = new Set<string>();
