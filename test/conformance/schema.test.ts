@@ -1,7 +1,9 @@
 // kmock's message specs (schemas/) against Apache Kafka's own (common/message/*.json inside the
 // kafka-clients jar of the release, fetched from Maven Central by scripts/kafka-reference and
-// cached in ${KMOCK_CACHE:-~/.cache/kmock}). For every API and version kmock serves (the handler
-// registry), and the headers and consumer-protocol structs: field order, names, types, versions,
+// cached in ${KMOCK_CACHE:-~/.cache/kmock}; the coordinators' record schemas, OffsetCommitKey and
+// the others, from the kafka-group-coordinator and kafka-transaction-coordinator jars of the
+// release's libs). For every API and version kmock serves (the handler registry), and the headers,
+// consumer-protocol structs and coordinator records: field order, names, types, versions,
 // nullability, tagging, defaults, ignorable, mapKey, struct placement, validVersions and
 // flexibleVersions must be Kafka 3.9's. Any difference fails, with a table naming file, field,
 // property, versions, ours and Kafka's, unless schema-allowlist.ts keeps it with a reason.
@@ -9,9 +11,10 @@
 // Kafka 4.x is compared too, for information: KIP-896 removed old versions and new versions were
 // added, so its differences are listed ("known 4.x differences"), never failed on, except when
 // the 3.9 jar cannot be had: then the newest 4.x is the reference, on the versions both define.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { HANDLERS } from '../../src/broker/handlers/index.js';
@@ -27,7 +30,7 @@ import {
   type Difference,
   type RawSpec,
 } from './schema-compare.js';
-import { REFERENCE_4X_VERSIONS, REFERENCE_VERSION, referenceSpecs } from './support/reference.js';
+import { fetchReference, REFERENCE_4X_VERSIONS, REFERENCE_VERSION, referenceSpecs } from './support/reference.js';
 
 const SCHEMAS = fileURLToPath(new URL('../../schemas', import.meta.url));
 const REPORT_DIR = join(process.env.KMOCK_CACHE ?? join(homedir(), '.cache', 'kmock'), 'conformance');
@@ -92,9 +95,47 @@ function classify(diffs: Difference[], servedVs: number[], allow: AllowedDiffere
   return out;
 }
 
+/**
+ * The specs a release keeps outside kafka-clients: common/message/*.json of its group and
+ * transaction coordinator jars (OffsetCommitKey, GroupMetadataValue, TransactionLogValue...), read
+ * from the libs next to `specsDir` when they are there, else (`fetch`) from the broker's jars
+ * scripts/kafka-reference fetches. Empty when neither can be had.
+ */
+async function coordinatorSpecs(specsDir: string, version: string, fetch: boolean): Promise<Map<string, RawSpec>> {
+  let libs = join(dirname(specsDir), 'libs');
+  if (!existsSync(join(dirname(specsDir), 'libs.ok'))) {
+    if (!fetch) return new Map();
+    const fetched = await fetchReference(version);
+    if (fetched.reason !== undefined) return new Map();
+    libs = fetched.libs;
+  }
+  const out = new Map<string, RawSpec>();
+  for (const jar of readdirSync(libs).filter((f) => /^kafka-(group|transaction)-coordinator-\d.*\.jar$/.test(f))) {
+    const tmp = mkdtempSync(join(tmpdir(), 'kmock-specs-'));
+    try {
+      execFileSync('unzip', ['-q', '-o', join(libs, jar), 'common/message/*.json', '-d', tmp], { stdio: 'ignore' });
+      for (const [file, spec] of readSpecDir(join(tmp, 'common', 'message'))) out.set(file, spec);
+    } catch {
+      // no unzip, or no specs in the jar: those files are reported missing
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  return out;
+}
+
+/** kafka-clients' specs and the coordinators' (record schemas), by file name. */
+async function allReferenceSpecs(dir: string, version: string, fetch: boolean): Promise<Map<string, RawSpec>> {
+  if (!dir) return new Map();
+  return new Map([...(await coordinatorSpecs(dir, version, fetch)), ...readSpecDir(dir)]);
+}
+
 const reference = await referenceSpecs(REFERENCE_VERSION);
 const fourX: Array<{ version: string; specs: Awaited<ReturnType<typeof referenceSpecs>> }> = [];
 for (const v of REFERENCE_4X_VERSIONS) fourX.push({ version: v, specs: await referenceSpecs(v) });
+const referenceKafka = await allReferenceSpecs(reference.reason === undefined ? reference.dir : '', REFERENCE_VERSION, true);
+const fourXKafka = new Map<string, Map<string, RawSpec>>();
+for (const { version, specs } of fourX) fourXKafka.set(version, await allReferenceSpecs(specs.reason === undefined ? specs.dir : '', version, false));
 /** Without 3.9, the newest 4.x obtainable is the reference (on the versions both define). */
 const fallback = reference.reason === undefined ? undefined : [...fourX].reverse().find((x) => x.specs.reason === undefined);
 
@@ -157,7 +198,7 @@ describe.skipIf(reference.reason !== undefined)(
   title(`schemas/ against Apache Kafka ${REFERENCE_VERSION}'s message specs`, reference.reason),
   () => {
     const dir = reference.reason === undefined ? reference.dir : '';
-    const kafka = dir ? readSpecDir(dir) : new Map<string, RawSpec>();
+    const kafka = referenceKafka;
     const used = new Set<AllowedDifference>();
     const all: Classified = { failing: [], outside: [], allowed: [] };
     const notes: Difference[] = [];
@@ -211,7 +252,7 @@ for (const { version, specs } of fourX) {
     : `known 4.x differences: Apache Kafka ${version} (informational)`;
   describe.skipIf(specs.reason !== undefined)(title(name, specs.reason), () => {
     const dir = specs.reason === undefined ? specs.dir : '';
-    const kafka = dir ? readSpecDir(dir) : new Map<string, RawSpec>();
+    const kafka = fourXKafka.get(version)!;
 
     test(strict ? 'no difference in versions kmock serves that Kafka still defines' : 'report', () => {
       const removed: string[][] = [];

@@ -81,9 +81,10 @@ export class GroupAdmin {
         const group = this.kernel.group(groupId);
         if (!group || group.is('Dead')) return { groupId, errorCode: ErrorCode.GROUP_ID_NOT_FOUND };
         if (!group.is('Empty')) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
+        // handleDeleteGroups: Dead first, then cleanupGroupMetadata with removeAllOffsets (their
+        // tombstones, and the group's when it had a generation).
         this.kernel.engine.transition(group, 'Dead');
-        group.offsets.removeAll();
-        this.kernel.dropGroup(group, 'delete-groups');
+        this.kernel.cleanupGroup(group, group.offsets.removeAll(), 'delete-groups');
         return { groupId, errorCode: ErrorCode.NONE };
       }),
     );

@@ -1,8 +1,8 @@
 // Coordinator configuration. Every default is the Kafka 3.9 broker default.
 
 import { randomUUID } from 'node:crypto';
+import { CountingGroupRecordSink, type GroupRecordCause, type GroupRecordSink } from './records.js';
 import { consumerSubscribedTopics } from './subscription.js';
-import { ErrorCode } from '../../codec/index.js';
 
 /**
  * Topics a member subscribes to, decoded from its protocol metadata; `undefined` = unknown.
@@ -16,18 +16,8 @@ export type SubscribedTopicsHook = (
   metadata: Buffer,
 ) => string[] | undefined;
 
-/** What the group metadata record is being written for (3.9 GroupMetadataManager.storeGroup). */
-export type GroupWriteCause = 'sync-assignment' | 'static-member-replaced' | 'group-empty';
-
-/**
- * Outcome of the appends Kafka makes to __consumer_offsets. kmock has no log, so by default every
- * append succeeds. A test or fault-injection policy can return a raw Kafka append error (e.g.
- * MESSAGE_TOO_LARGE); the coordinator maps it exactly as 3.9 does and runs the same rollback path.
- */
-export interface GroupStore {
-  appendGroupMetadata(groupId: string, cause: GroupWriteCause): number;
-  appendOffsets(groupId: string, transactional: boolean): number;
-}
+/** What the group metadata record is being written for (3.9 GroupMetadataManager.storeGroup's callers). */
+export type GroupWriteCause = Extract<GroupRecordCause, 'sync-assignment' | 'static-member-replaced' | 'group-empty'>;
 
 export interface GroupCoordinatorConfig {
   /** group.min.session.timeout.ms */
@@ -49,18 +39,20 @@ export interface GroupCoordinatorConfig {
   /** offsets.topic.num.partitions: GroupCoordinator.partitionFor hashes group ids over this many. */
   offsetsTopicPartitions: number;
   subscribedTopics: SubscribedTopicsHook;
-  store: GroupStore;
+  /**
+   * Where the records go that Kafka appends to __consumer_offsets: offset commits, group metadata,
+   * tombstones (records.ts). The broker's sink appends them to the partition logs
+   * (offsets-topic.ts); the default only counts offsets, so every append succeeds. A test can
+   * answer a raw Kafka append error (e.g. MESSAGE_TOO_LARGE): the coordinator maps it exactly as
+   * 3.9 does and runs the same rollback path.
+   */
+  records: GroupRecordSink;
   /**
    * Source of the UUID part of generated member ids (`<clientId or instanceId>-<uuid>`), given the
    * group and that prefix (a deterministic broker draws it from its seed: ../ids.ts).
    */
   generateUuid: (groupId: string, prefix: string) => string;
 }
-
-export const alwaysSucceedingStore: GroupStore = {
-  appendGroupMetadata: () => ErrorCode.NONE,
-  appendOffsets: () => ErrorCode.NONE,
-};
 
 export const defaultGroupCoordinatorConfig: Readonly<GroupCoordinatorConfig> = Object.freeze({
   groupMinSessionTimeoutMs: 6_000,
@@ -73,6 +65,6 @@ export const defaultGroupCoordinatorConfig: Readonly<GroupCoordinatorConfig> = O
   offsetsRetentionCheckIntervalMs: 600_000,
   offsetsTopicPartitions: 50,
   subscribedTopics: consumerSubscribedTopics,
-  store: alwaysSucceedingStore,
+  records: new CountingGroupRecordSink(),
   generateUuid: () => randomUUID(),
 });

@@ -10,8 +10,11 @@
 //   offset-manager.ts  OffsetCommit, OffsetFetch, OffsetDelete, expiry, deleted partitions
 //                                                                          (OffsetMetadataManager)
 //   txn-offsets.ts     TxnOffsetCommit and the transaction markers that complete it
-//   offsets-log.ts     what kmock keeps of __consumer_offsets: partitionFor, record positions,
-//                      which producers have a transaction open in each partition
+//   offsets-log.ts     partitionFor, which producers have a transaction open in each
+//                      __consumer_offsets partition
+//   records.ts         the __consumer_offsets records and the GroupRecordSink they go through
+//                      (config.records; the broker's appends them to the log: offsets-topic.ts)
+//   loader.ts          loadFromLog: groups and offsets rebuilt from those records
 //   admin.ts           DescribeGroups, ListGroups, DeleteGroups and the control plane's operations
 //   rebalance.ts       the join and sync phases and every timeout; rules.ts the decisions
 //   hooks.ts           where the draft policies (policies/) plug in
@@ -50,6 +53,7 @@
 
 import { systemClock, systemTimers, type Clock, type Timers } from './clock.js';
 import { defaultGroupCoordinatorConfig, type GroupCoordinatorConfig } from './config.js';
+import { CountingGroupRecordSink } from './records.js';
 import type { GroupEventListener } from './events.js';
 import type { ClassicGroup } from './group.js';
 import { GroupAdmin, ADMIN_REMOVAL_REASON } from './admin.js';
@@ -57,6 +61,8 @@ import { GroupKernel } from './kernel.js';
 import { GroupMembership } from './membership.js';
 import { OffsetManager } from './offset-manager.js';
 import { OffsetsLog, type OpenOffsetsTransaction } from './offsets-log.js';
+import { loadOffsetsPartition, readOffsetsPartition, type GroupLoadSummary } from './loader.js';
+import type { RecordBatch } from '../../codec/records/batch.js';
 import { TxnOffsetManager, type PendingTxnOffset, type TransactionResult, type VerifyOffsetsPartition } from './txn-offsets.js';
 import { classifyJoinReason } from './policies/join-reasons.js';
 import { DraftPolicies, type DraftPolicy, type PolicyHost } from './policies/index.js';
@@ -123,7 +129,8 @@ export class GroupCoordinator {
 
   constructor(options: GroupCoordinatorOptions = {}) {
     const { clock, timers, onEvent, policies, verifyOffsetsPartition, ...config } = options;
-    this.config = { ...defaultGroupCoordinatorConfig, ...stripUndefined(config) };
+    // Each coordinator counts its own offsets unless given a sink.
+    this.config = { ...defaultGroupCoordinatorConfig, records: new CountingGroupRecordSink(), ...stripUndefined(config) };
     // A FakeTimers passed as `timers` is also the clock, unless a clock is given.
     const theClock = clock ?? (isClock(timers) ? timers : systemClock);
     const kernel = new GroupKernel({
@@ -196,6 +203,21 @@ export class GroupCoordinator {
    */
   onTransactionCompleted(producerId: bigint, offsetsPartitions: Iterable<number>, result: TransactionResult): void {
     this.txnOffsets.onTransactionCompleted(producerId, offsetsPartitions, result);
+  }
+
+  // --- loading (loader.ts) -------------------------------------------------------------------------
+
+  /**
+   * Rebuilds the groups and offsets of one __consumer_offsets partition from its log, read from
+   * the log start offset to its end, in order (GroupMetadataManager.doLoadGroupsAndOffsets, then
+   * onGroupLoaded for each group): committed offsets, pending transactional offsets resolved by the
+   * markers found (those without one stay pending, their producers' transactions open), group
+   * metadata (Empty, or Stable with its members, at its generation). Groups already here are kept.
+   * Called once per partition at broker start, before any request.
+   */
+  loadFromLog(partition: number, batches: Iterable<RecordBatch>): GroupLoadSummary {
+    const contents = readOffsetsPartition(batches);
+    return this.kernel.run(() => loadOffsetsPartition(this.kernel, this.offsetsLog, partition, contents));
   }
 
   /** GroupCoordinator.partitionFor: the group's __consumer_offsets partition. */

@@ -48,6 +48,8 @@ export type RebalanceTrigger =
   | 'pending-sync-timeout'
   /** The control plane's "force a rebalance" (GroupCoordinator.forceRebalance). */
   | 'admin-forced'
+  /** A group loaded from __consumer_offsets has more members than group.max.size (onGroupLoaded). */
+  | 'loaded-over-capacity'
   /** Started by a draft policy (policies/events.ts). */
   | PolicyRebalanceTrigger;
 

@@ -9,7 +9,11 @@
 //   offset-manager.ts      OffsetCommit, OffsetFetch, OffsetDelete, offset expiry, deleted partitions
 //                          (Kafka's OffsetMetadataManager)
 //   txn-offsets.ts         TxnOffsetCommit (KIP-890 verification seam) and the markers completing it
-//   offsets-log.ts         partitionFor, record positions, open transactions per offsets partition
+//   offsets-log.ts         partitionFor, open transactions per offsets partition
+//   records.ts             the __consumer_offsets records (keys, values, batches) and the
+//                          GroupRecordSink seam they are written through
+//   offsets-topic.ts       the broker's sink: the records appended to the partition logs
+//   loader.ts              doLoadGroupsAndOffsets: groups and offsets read back from those logs
 //   offset-requests.ts     request/response shaping shared by the offset APIs
 //   admin.ts               DescribeGroups, ListGroups, DeleteGroups; force rebalance, remove members,
 //                          the read model, policy settings and operations (the control plane's)
@@ -32,16 +36,24 @@
 export { GroupCoordinator, shapeJoinResponse, type GroupCoordinatorOptions } from './coordinator.js';
 export { FakeTimers, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 export {
-  alwaysSucceedingStore,
   defaultGroupCoordinatorConfig,
   type GroupCoordinatorConfig,
-  type GroupStore,
   type GroupWriteCause,
   type SubscribedTopicsHook,
 } from './config.js';
+export {
+  CountingGroupRecordSink,
+  type GroupAppendResult,
+  type GroupMetadataRecord,
+  type GroupRecord,
+  type GroupRecordBatch,
+  type GroupRecordCause,
+  type GroupRecordSink,
+} from './records.js';
 export { isPolicyEvent, type GroupEvent, type GroupEventListener, type RebalanceTrigger, type RemovalCause, type TxnOffsetEntry } from './events.js';
 export { DEFAULT_OFFSETS_TOPIC_PARTITIONS, offsetsPartitionFor, type OpenOffsetsTransaction } from './offsets-log.js';
 export type { PendingTxnOffset, TransactionResult, VerifyOffsetsPartition } from './txn-offsets.js';
+export { readOffsetsPartition, type GroupLoadSummary, type OffsetsPartitionContents } from './loader.js';
 export { ClassicGroup } from './group.js';
 export { CONTINUE, ANSWERED, override, HookChain, type GroupHooks, type GroupPlugin, type MemberJoinRequest } from './hooks.js';
 export { GroupMember } from './member.js';

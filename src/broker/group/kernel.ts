@@ -14,8 +14,16 @@ import { ClassicGroup, GroupInvariantError } from './group.js';
 import { HookChain, type MemberOperation } from './hooks.js';
 import { RebalanceEngine, type GroupEventInput } from './rebalance.js';
 import { validateCurrentMember } from './rules.js';
+import { offsetsPartitionFor } from './offsets-log.js';
+import type { TopicPartitionOffset } from './offsets.js';
+import type { GroupAppendResult, GroupRecord, GroupRecordCause } from './records.js';
 import type { JoinReasonName } from './policies/types.js';
 import { ErrorCode } from '../../codec/index.js';
+
+/** RecordBatch.NO_PRODUCER_ID / NO_PRODUCER_EPOCH / NO_SEQUENCE. */
+const NO_PRODUCER_ID = -1n;
+const NO_PRODUCER_EPOCH = -1;
+const NO_SEQUENCE = -1;
 
 export interface KernelOptions {
   config: Readonly<GroupCoordinatorConfig>;
@@ -55,6 +63,7 @@ export class GroupKernel {
       onTimer: (fn) => this.onTimer(fn),
       hooks: this.hooks,
       readJoinReason: options.readJoinReason,
+      appendRecords: (groupId, cause, records) => this.appendRecords(groupId, cause, records),
     });
   }
 
@@ -84,11 +93,62 @@ export class GroupKernel {
     return group;
   }
 
-  /** cleanupGroupMetadata's tail: an Empty group without offsets is dead and forgotten. */
-  maybeDropEmptyGroup(group: ClassicGroup, cause: 'delete-groups' | 'offsets-expired' = 'delete-groups'): void {
-    if (!group.is('Empty') || group.offsets.hasOffsets()) return;
-    this.engine.transition(group, 'Dead');
-    this.dropGroup(group, cause);
+  /**
+   * GroupMetadataManager.addGroup, for a group loaded from __consumer_offsets: kept unless a group
+   * of that id is already there (then that one is returned, as Kafka keeps the cached group).
+   */
+  addLoadedGroup(group: ClassicGroup): ClassicGroup {
+    const current = this.groups.get(group.groupId);
+    if (current !== undefined) return current;
+    this.groups.set(group.groupId, group);
+    this.emit({ type: 'group-created', groupId: group.groupId });
+    return group;
+  }
+
+  /**
+   * GroupMetadataManager.cleanupGroupMetadata for one group, once its selector has removed
+   * `removed` (expired, deleted or all offsets): an Empty group without offsets is Dead and
+   * forgotten; one batch of tombstones goes to the group's __consumer_offsets partition, for the
+   * removed offsets and, for a dead group that had a generation, its metadata ("we avoid writing
+   * the tombstone when the generationId is 0, since this group is only using Kafka for offset
+   * storage"). Nothing is written when there is nothing to delete; a failed append is ignored, as
+   * Kafka logs it and writes the tombstones again at the next purge.
+   */
+  cleanupGroup(group: ClassicGroup, removed: readonly TopicPartitionOffset[], cause: 'delete-groups' | 'offsets-expired'): void {
+    if (group.is('Empty') && !group.offsets.hasOffsets()) this.engine.transition(group, 'Dead');
+    const tombstones: GroupRecord[] = removed.map(({ topic, partition }) => ({ type: 'offset', groupId: group.groupId, topic, partition, value: null }));
+    const generation = group.generationId;
+    if (group.is('Dead') && this.groups.get(group.groupId) === group) {
+      this.dropGroup(group, cause);
+      if (generation > 0) tombstones.push({ type: 'group', groupId: group.groupId, value: null });
+    }
+    if (tombstones.length > 0) this.appendRecords(group.groupId, 'tombstones', tombstones);
+  }
+
+  // --- records (the GroupRecordSink: __consumer_offsets) ---------------------------------------
+
+  /** GroupMetadataManager.partitionFor. */
+  partitionFor(groupId: string): number {
+    return offsetsPartitionFor(groupId, this.config.offsetsTopicPartitions);
+  }
+
+  /**
+   * One batch of the group's records into its __consumer_offsets partition, stamped with the
+   * clock's time; a TxnOffsetCommit's is transactional with the producer's id and epoch. Returns
+   * the sink's raw answer.
+   */
+  appendRecords(groupId: string, cause: GroupRecordCause, records: GroupRecord[], producer?: { producerId: bigint; producerEpoch: number }): GroupAppendResult {
+    const isOffsetCommit = cause === 'offset-commit' || cause === 'txn-offset-commit';
+    return this.config.records.append({
+      partition: this.partitionFor(groupId),
+      cause,
+      records,
+      timestamp: this.clock.now(),
+      producerId: producer?.producerId ?? NO_PRODUCER_ID,
+      producerEpoch: producer?.producerEpoch ?? NO_PRODUCER_EPOCH,
+      baseSequence: isOffsetCommit ? 0 : NO_SEQUENCE,
+      transactional: producer !== undefined,
+    });
   }
 
   /** removeGroup: stops the group's timers (the plug-ins' too) and forgets it. */

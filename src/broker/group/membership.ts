@@ -288,7 +288,7 @@ export class GroupMembership {
         for (const a of req.assignments) assignment.set(a.memberId, a.assignment);
         // Members the leader left out get an empty assignment.
         for (const id of group.memberIds()) if (!assignment.has(id)) assignment.set(id, Buffer.alloc(0));
-        const error = this.engine.storeGroup(group, 'sync-assignment');
+        const error = this.engine.storeGroup(group, 'sync-assignment', assignment);
         if (group.is('CompletingRebalance') && req.generationId === group.generationId) {
           if (error !== ErrorCode.NONE) {
             this.engine.resetAndPropagateAssignmentError(group, error);

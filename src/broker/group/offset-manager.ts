@@ -16,7 +16,8 @@ import { offsetAppendErrorToResponseError } from './errors.js';
 import type { ClassicGroup } from './group.js';
 import { isValidGroupId, type GroupKernel } from './kernel.js';
 import type { OffsetsLog } from './offsets-log.js';
-import type { StoredOffset } from './offsets.js';
+import type { StoredOffset, TopicPartitionOffset } from './offsets.js';
+import type { GroupRecord } from './records.js';
 import { commitResponse, dedupeCommits, dedupePartitions, groupByTopic, type PartitionCommit } from './offset-requests.js';
 import { validateOffsetCommit } from './rules.js';
 import { CONSUMER_PROTOCOL_TYPE } from './subscription.js';
@@ -114,19 +115,21 @@ export class OffsetManager {
     }
   }
 
-  /** GroupMetadataManager.storeOffsets (no producer id): metadata size check, append, apply. */
+  /**
+   * GroupMetadataManager.storeOffsets (no producer id): metadata size check, then one batch of
+   * offset commit records for the valid partitions, applied once appended. Every record of the
+   * batch has the batch's base offset as its position.
+   */
   private storeOffsets(group: ClassicGroup, commits: PartitionCommit[]): number[] {
-    const { offsetMetadataMaxSize, store } = this.kernel.config;
+    const { offsetMetadataMaxSize } = this.kernel.config;
     const tooLarge = (c: PartitionCommit) => c.offset.metadata.length > offsetMetadataMaxSize;
     const valid = commits.filter((c) => !tooLarge(c));
     if (valid.length === 0) return commits.map(() => ErrorCode.OFFSET_METADATA_TOO_LARGE);
-    const raw = store.appendOffsets(group.groupId, false);
-    const error = raw === ErrorCode.NONE ? ErrorCode.NONE : offsetAppendErrorToResponseError(raw);
+    const appended = this.kernel.appendRecords(group.groupId, 'offset-commit', offsetRecords(group.groupId, valid));
+    const error = appended.errorCode === ErrorCode.NONE ? ErrorCode.NONE : offsetAppendErrorToResponseError(appended.errorCode);
     if (error === ErrorCode.NONE && !group.is('Dead')) {
-      // One batch: every record has the batch's base offset as its position.
-      const appendSeq = this.log.nextPosition();
       for (const c of valid) {
-        const stored: StoredOffset = { ...c.offset, appendSeq };
+        const stored: StoredOffset = { ...c.offset, appendSeq: appended.baseOffset };
         group.offsets.put(c.topic, c.partition, stored);
       }
     }
@@ -203,10 +206,7 @@ export class OffsetManager {
         return { errorCode: ErrorCode.NON_EMPTY_GROUP, topics: [] };
       }
       const eligible = partitions.filter((_, i) => errors[i] === ErrorCode.NONE);
-      if (eligible.length > 0) {
-        group.offsets.remove(eligible);
-        this.kernel.maybeDropEmptyGroup(group);
-      }
+      if (eligible.length > 0) this.kernel.cleanupGroup(group, group.offsets.remove(eligible), 'delete-groups');
       const rows = partitions.map(({ topic, partition }, i) => ({ topic, partition: { partitionIndex: partition, errorCode: errors[i]! } }));
       return { errorCode: ErrorCode.NONE, topics: groupByTopic(rows) };
     });
@@ -215,10 +215,7 @@ export class OffsetManager {
   /** Topic partitions were deleted: their offsets go from every group (handleDeletedPartitions). */
   onPartitionsDeleted(partitions: readonly { topic: string; partition: number }[]): void {
     this.kernel.run(() => {
-      for (const group of this.kernel.allGroups()) {
-        group.offsets.remove(partitions);
-        this.kernel.maybeDropEmptyGroup(group);
-      }
+      for (const group of this.kernel.allGroups()) this.kernel.cleanupGroup(group, group.offsets.remove(partitions), 'delete-groups');
     });
   }
 
@@ -231,17 +228,20 @@ export class OffsetManager {
       const now = this.kernel.clock.now();
       const retention = this.kernel.config.offsetsRetentionMs;
       for (const group of this.kernel.allGroups()) {
+        let expired: TopicPartitionOffset[] = [];
         if (group.protocolType !== null && group.is('Empty')) {
-          // Nobody consumes: everything expires `retention` after the group became Empty.
-          group.offsets.removeExpired(now, retention, () => group.currentStateTimestamp);
+          // Nobody consumes: everything expires `retention` after the group became Empty (after
+          // its commit when the group has no state timestamp: loaded from a v0/v1 record).
+          const since = group.currentStateTimestamp;
+          expired = group.offsets.removeExpired(now, retention, (o) => (since >= 0 ? since : o.commitTimestamp));
         } else if (group.subscribedTopics !== undefined && group.is('Stable')) {
           // Consumers exist: only offsets of topics nobody subscribes to expire, by commit time.
-          group.offsets.removeExpired(now, retention, (o) => o.commitTimestamp, group.subscribedTopics);
+          expired = group.offsets.removeExpired(now, retention, (o) => o.commitTimestamp, group.subscribedTopics);
         } else if (group.protocolType === null) {
           // A simple (offset-storage-only) group.
-          group.offsets.removeExpired(now, retention, (o) => o.commitTimestamp);
+          expired = group.offsets.removeExpired(now, retention, (o) => o.commitTimestamp);
         }
-        this.kernel.maybeDropEmptyGroup(group, 'offsets-expired');
+        this.kernel.cleanupGroup(group, expired, 'offsets-expired');
       }
     });
   }
@@ -264,4 +264,9 @@ export class OffsetManager {
       { name: 'offsets expiration', housekeeping: true },
     );
   }
+}
+
+/** The offset commit records of a storeOffsets batch (generateOffsetRecords), in request order. */
+export function offsetRecords(groupId: string, commits: readonly PartitionCommit[]): GroupRecord[] {
+  return commits.map((c) => ({ type: 'offset', groupId, topic: c.topic, partition: c.partition, value: c.offset }));
 }

@@ -1,21 +1,21 @@
-// What the group coordinator needs of the __consumer_offsets partitions. kmock writes no offset
-// records, but three things Kafka 3.9 reads from that log are observable and kept here:
+// What the group coordinator keeps of the __consumer_offsets partitions beside its records (which
+// go to the log through the GroupRecordSink, records.ts):
 //
-//  * which partition a group lives in (GroupMetadataManager.partitionFor): AddOffsetsToTxn adds that
-//    partition to the transaction, and the transaction's markers name it;
-//  * the position of each offset record (the batch's base offset): when a transaction commits, its
-//    offsets replace a plain commit only if they were written after it (GroupMetadata
-//    completePendingTxnOffsetCommit, CommitRecordMetadataAndOffset.olderThan);
-//  * the partition's producer state for transactions: a producer that wrote a TxnOffsetCommit batch
-//    to the partition has a transaction open there until a marker is written (UnifiedLog
-//    hasOngoingTransaction). While it is open, KIP-890 verification is skipped
-//    (UnifiedLog.maybeStartTransactionVerification) and a batch with an older epoch is refused
-//    with INVALID_PRODUCER_EPOCH (ProducerAppendInfo.checkProducerEpoch). The state is per
-//    __consumer_offsets partition, not per group: groups sharing a partition share it.
+//  * which partition a group lives in (GroupMetadataManager.partitionFor): its records go there,
+//    AddOffsetsToTxn adds that partition to the transaction, and the transaction's markers name it;
+//  * the partition's producer state for transactions, as the coordinator consults it: a producer
+//    that wrote a TxnOffsetCommit batch to the partition has a transaction open there until a
+//    marker is written (UnifiedLog hasOngoingTransaction). While it is open, KIP-890 verification
+//    is skipped (UnifiedLog.maybeStartTransactionVerification) and a batch with an older epoch is
+//    refused with INVALID_PRODUCER_EPOCH (ProducerAppendInfo.checkProducerEpoch). The state is per
+//    __consumer_offsets partition, not per group: groups sharing a partition share it. A
+//    coordinator loaded from the log (loader.ts) reopens the transactions it finds without a marker.
 //
-// Kafka also remembers a producer's epoch after its transaction closes (until
-// producer.id.expiration.ms); kmock forgets it with the marker. It only matters when verification
-// is off: with it on, the transaction coordinator refuses an old epoch first.
+// The positions of the offset records (the batches' base offsets, which decide whether a
+// transaction's offsets replace a plain commit: CommitRecordMetadataAndOffset.olderThan) are what
+// the sink answers. Kafka also remembers a producer's epoch after its transaction closes (until
+// producer.id.expiration.ms); this model forgets it with the marker, and the partition log, which
+// remembers it, refuses the older epoch itself.
 
 import { javaStringHashCode } from './protocol-selection.js';
 import { ErrorCode } from '../../codec/index.js';
@@ -42,7 +42,6 @@ export interface OpenOffsetsTransaction {
 }
 
 export class OffsetsLog {
-  private position = 0;
   /** __consumer_offsets partition → producer id → epoch of its open transaction there. */
   private readonly open = new Map<number, Map<bigint, number>>();
 
@@ -50,11 +49,6 @@ export class OffsetsLog {
 
   partitionFor(groupId: string): number {
     return offsetsPartitionFor(groupId, this.partitionCount);
-  }
-
-  /** The log position of the next offset record (increasing across all partitions). */
-  nextPosition(): number {
-    return ++this.position;
   }
 
   hasOngoingTransaction(partition: number, producerId: bigint): boolean {

@@ -1,9 +1,10 @@
 // Committed offsets of one group (the offset half of Kafka 3.9 GroupMetadata).
 //
-// kmock has no __consumer_offsets log, so a commit is applied as soon as it is validated. Each
-// applied commit gets an increasing `appendSeq`, standing in for the offset of its record in the
-// log: Kafka uses that position to decide whether a transactional commit that completes later
-// overrides a plain commit made in between.
+// A commit is applied once its record is in __consumer_offsets (records.ts, written through the
+// coordinator's GroupRecordSink). Each applied commit keeps `appendSeq`, the offset of its batch in
+// that log (CommitRecordMetadataAndOffset.appendedBatchOffset): Kafka uses that position to decide
+// whether a transactional commit that completes later overrides a plain commit made in between,
+// and a coordinator loaded from the log (loader.ts) gets the same positions back.
 
 export interface OffsetAndMetadata {
   offset: bigint;
@@ -64,9 +65,12 @@ export class GroupOffsets {
     return this.size > 0 || this.pendingTxn.size > 0;
   }
 
-  /** Removes committed and pending offsets of these partitions; returns how many committed ones went. */
-  remove(partitions: readonly { topic: string; partition: number }[]): number {
-    let removed = 0;
+  /**
+   * GroupMetadata.removeOffsets: removes committed and pending offsets of these partitions; returns
+   * the committed ones that went (their tombstones are written).
+   */
+  remove(partitions: readonly { topic: string; partition: number }[]): TopicPartitionOffset[] {
+    const removed: TopicPartitionOffset[] = [];
     for (const { topic, partition } of partitions) {
       // Kafka keeps the (possibly empty) producer entry until the transaction completes.
       for (const pending of this.pendingTxn.values()) {
@@ -74,13 +78,17 @@ export class GroupOffsets {
         if (pending.get(topic)?.size === 0) pending.delete(topic);
       }
       const byTopic = this.committed.get(topic);
-      if (byTopic?.delete(partition)) removed++;
+      const offset = byTopic?.get(partition);
+      if (offset !== undefined) {
+        byTopic!.delete(partition);
+        removed.push({ topic, partition, offset });
+      }
       if (byTopic?.size === 0) this.committed.delete(topic);
     }
     return removed;
   }
 
-  removeAll(): number {
+  removeAll(): TopicPartitionOffset[] {
     return this.remove(this.all().map(({ topic, partition }) => ({ topic, partition })));
   }
 
@@ -174,25 +182,25 @@ export class GroupOffsets {
   /**
    * GroupMetadata.removeExpiredOffsets' filter: an offset with an explicit expire timestamp
    * (v2–v4 retention) expires at that time; otherwise `retentionMs` after `baseTimestamp(offset)`.
-   * Offsets of `keepTopics` never expire. Returns the number removed.
+   * Offsets of `keepTopics` never expire. Returns the offsets removed.
    */
   removeExpired(
     now: number,
     retentionMs: number,
     baseTimestamp: (offset: StoredOffset) => number,
     keepTopics: ReadonlySet<string> = new Set(),
-  ): number {
-    const expired: { topic: string; partition: number }[] = [];
+  ): TopicPartitionOffset[] {
+    const expired: TopicPartitionOffset[] = [];
     for (const { topic, partition, offset } of this.all()) {
       if (keepTopics.has(topic)) continue;
       const isExpired =
         offset.expireTimestamp !== null
           ? now >= offset.expireTimestamp
           : now - baseTimestamp(offset) >= retentionMs;
-      if (isExpired) expired.push({ topic, partition });
+      if (isExpired) expired.push({ topic, partition, offset });
     }
     for (const { topic, partition } of expired) this.committed.get(topic)?.delete(partition);
     for (const [topic, partitions] of [...this.committed]) if (partitions.size === 0) this.committed.delete(topic);
-    return expired.length;
+    return expired;
   }
 }

@@ -24,6 +24,7 @@ import {
   type Protocol,
 } from './member.js';
 import type { JoinReasonName } from './policies/types.js';
+import type { GroupAppendResult, GroupMetadataRecord, GroupRecord, GroupRecordCause } from './records.js';
 import { initialJoinDelay, nextInitialDelay } from './rules.js';
 import { CONSUMER_PROTOCOL_TYPE } from './subscription.js';
 import type { GroupState } from './types.js';
@@ -45,6 +46,8 @@ export interface EngineContext {
   readonly hooks: HookChain;
   /** How the rebalance history reads a JoinGroup's Reason. */
   readJoinReason(clientReason: string | null): JoinReasonName;
+  /** One batch of the group's records into __consumer_offsets (the kernel's GroupRecordSink). */
+  appendRecords(groupId: string, cause: GroupRecordCause, records: GroupRecord[]): GroupAppendResult;
 }
 
 /** Why a rebalance is being prepared (KIP-800 reason included); becomes the `rebalance-started` event. */
@@ -301,7 +304,7 @@ export class RebalanceEngine {
 
     if (group.is('Empty')) {
       // Kafka writes the empty group and only logs a failure.
-      this.ctx.config.store.appendGroupMetadata(group.groupId, 'group-empty');
+      this.storeGroup(group, 'group-empty', new Map());
       return;
     }
 
@@ -542,9 +545,34 @@ export class RebalanceEngine {
 
   // --- persistence and subscriptions ---------------------------------------------------------------
 
-  /** Write the group record; returns the error a response should carry (NONE on success). */
-  storeGroup(group: ClassicGroup, cause: GroupWriteCause): number {
-    const raw = this.ctx.config.store.appendGroupMetadata(group.groupId, cause);
+  /**
+   * GroupMetadataManager.storeGroup: the group's metadata record (groupMetadataValue: protocol
+   * type, generation, protocol, leader, the time it entered its state, and every member with its
+   * metadata for the group's protocol and `assignment`'s entry, empty when it has none) in one
+   * batch. Returns the error a response should carry (NONE on success).
+   */
+  storeGroup(group: ClassicGroup, cause: GroupWriteCause, assignment: ReadonlyMap<string, Buffer>): number {
+    const value: GroupMetadataRecord = {
+      protocolType: group.protocolType ?? '',
+      generation: group.generationId,
+      protocol: group.protocolName,
+      leader: group.leaderId,
+      currentStateTimestamp: group.currentStateTimestamp,
+      members: group.allMembers().map((m) => {
+        if (group.protocolName === null) throw new GroupInvariantError('Attempted to write non-empty group metadata with no defined protocol.');
+        return {
+          memberId: m.memberId,
+          groupInstanceId: m.groupInstanceId,
+          clientId: m.clientId,
+          clientHost: m.clientHost,
+          rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+          sessionTimeoutMs: m.sessionTimeoutMs,
+          subscription: m.metadata(group.protocolName),
+          assignment: assignment.get(m.memberId) ?? EMPTY_BUFFER,
+        };
+      }),
+    };
+    const raw = this.ctx.appendRecords(group.groupId, cause, [{ type: 'group', groupId: group.groupId, value }]).errorCode;
     return raw === ErrorCode.NONE ? ErrorCode.NONE : groupAppendErrorToResponseError(raw);
   }
 

@@ -50,7 +50,8 @@ export function updateStaticMemberAndRebalance(
   const decision = decisionOverride ?? decideStaticReplacement(group);
   switch (decision.action) {
     case 'keep-generation': {
-      const error = engine.storeGroup(group, 'static-member-replaced');
+      // The members' current assignments (group.allMemberMetadata.map(m => m.memberId -> m.assignment)).
+      const error = engine.storeGroup(group, 'static-member-replaced', new Map(group.allMembers().map((m) => [m.memberId, m.assignment])));
       if (error !== ErrorCode.NONE) {
         // Roll back so the old member id keeps working. Kafka 3.9 restores the timeouts but not
         // the protocols: it captures the "old" protocols after updating them.

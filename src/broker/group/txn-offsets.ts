@@ -37,6 +37,7 @@ import { isValidGroupId, type GroupKernel } from './kernel.js';
 import type { OffsetsLog } from './offsets-log.js';
 import type { TopicPartitionOffset } from './offsets.js';
 import { commitResponse, dedupeCommits, type PartitionCommit } from './offset-requests.js';
+import { offsetRecords } from './offset-manager.js';
 import { validateOffsetCommit } from './rules.js';
 import type { TxnOffsetCommitRequest, TxnOffsetCommitResponse } from './types.js';
 import { ErrorCode } from '../../codec/index.js';
@@ -140,17 +141,22 @@ export class TxnOffsetManager {
     producerEpoch: number,
     commits: PartitionCommit[],
   ): number[] {
-    const { offsetMetadataMaxSize, store } = this.kernel.config;
+    const { offsetMetadataMaxSize } = this.kernel.config;
     const tooLarge = (c: PartitionCommit) => c.offset.metadata.length > offsetMetadataMaxSize;
     const valid = commits.filter((c) => !tooLarge(c));
     if (valid.length === 0) return commits.map(() => ErrorCode.OFFSET_METADATA_TOO_LARGE);
     let raw = this.log.checkProducerEpoch(offsetsPartition, producerId, producerEpoch);
-    if (raw === ErrorCode.NONE) raw = store.appendOffsets(group.groupId, true);
+    let baseOffset = -1;
+    if (raw === ErrorCode.NONE) {
+      // One transactional batch with the producer's id and epoch; the marker completes it.
+      const appended = this.kernel.appendRecords(group.groupId, 'txn-offset-commit', offsetRecords(group.groupId, valid), { producerId, producerEpoch });
+      raw = appended.errorCode;
+      baseOffset = appended.baseOffset;
+    }
     if (raw === ErrorCode.NONE) {
       this.log.appendTransactionalBatch(offsetsPartition, producerId, producerEpoch);
       if (!group.is('Dead')) {
-        const appendSeq = this.log.nextPosition();
-        for (const c of valid) group.offsets.prepareTxn(producerId, c.topic, c.partition, { ...c.offset, appendSeq });
+        for (const c of valid) group.offsets.prepareTxn(producerId, c.topic, c.partition, { ...c.offset, appendSeq: baseOffset });
         this.kernel.emit({
           type: 'txn-offsets-pending',
           groupId: group.groupId,

@@ -1,6 +1,6 @@
 // Transaction coordinator configuration. Every default is the Kafka 3.9 broker default
-// (transaction-coordinator/.../TransactionStateManagerConfigs.java, all atLeast(1); the transaction-log topic
-// settings are not needed: kmock's transaction log is `TxnLogStore`, coordinator.ts).
+// (transaction-coordinator/.../TransactionStateManagerConfigs.java and TransactionLogConfigs.java,
+// all atLeast(1); the transaction log's writes go through `TxnLogStore`, coordinator.ts).
 
 export interface TransactionCoordinatorConfig {
   /** transaction.max.timeout.ms: InitProducerId's TransactionTimeoutMs must be in (0, this]. */
@@ -16,6 +16,8 @@ export interface TransactionCoordinatorConfig {
    * true on a broker; Kafka's tests turn it off).
    */
   enableTransactionalIdExpiration: boolean;
+  /** transaction.state.log.num.partitions: TransactionStateManager.partitionFor hashes ids over this many. */
+  transactionStateTopicPartitions: number;
 }
 
 export const DEFAULT_TRANSACTION_CONFIG: Readonly<TransactionCoordinatorConfig> = Object.freeze({
@@ -24,6 +26,7 @@ export const DEFAULT_TRANSACTION_CONFIG: Readonly<TransactionCoordinatorConfig> 
   abortTimedOutTransactionsIntervalMs: 10_000,
   removeExpiredTransactionalIdsIntervalMs: 3_600_000,
   enableTransactionalIdExpiration: true,
+  transactionStateTopicPartitions: 50,
 });
 
 export function resolveTransactionConfig(
@@ -35,6 +38,7 @@ export function resolveTransactionConfig(
     'transactionalIdExpirationMs',
     'abortTimedOutTransactionsIntervalMs',
     'removeExpiredTransactionalIdsIntervalMs',
+    'transactionStateTopicPartitions',
   ] as const) {
     // Kafka's ConfigDef: atLeast(1) for every one of these.
     if (!Number.isInteger(config[key]) || config[key] < 1) {

@@ -46,9 +46,13 @@
 //   memory and sets hasFailedEpochFence, so the next fence does not bump again.
 
 import type { Clock, TimerHandle, Timers } from '../group/clock.js';
+import { javaUtilsAbs } from '../group/offsets-log.js';
+import { javaStringHashCode } from '../group/protocol-selection.js';
 import { resolveTransactionConfig, type TransactionCoordinatorConfig } from './config.js';
 import type { TxnEvent, TxnEventListener } from './events.js';
 import { MARKER_RETRY_BACKOFF_MS, immediateMarkerWriter, markerOutcome, type MarkerPartitionResult, type MarkerWriter } from './markers.js';
+import { readTransactionLogPartition } from './log-records.js';
+import type { RecordBatch } from '../../codec/records/batch.js';
 import { TxnMetadata, TxnStateError, isEpochExhausted, isExpirationAllowed, txnStateFromName, type TransitionObserver, type TxnState, type TxnTransit } from './metadata.js';
 import {
   GROUP_METADATA_TOPIC, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, tpKey,
@@ -62,17 +66,20 @@ export interface ProducerIdAllocator {
 }
 
 /**
- * The transaction log (__transaction_state). kmock keeps no such log, so by default every append
- * succeeds; a test or fault can answer a raw log append error (e.g. NOT_ENOUGH_REPLICAS), which the
- * coordinator maps and rolls back from exactly as Kafka 3.9.
+ * The transaction log (__transaction_state): the seam the coordinator's writes go through. The
+ * broker's store appends TransactionLogKey/Value records to the id's partition
+ * (transaction-log.ts); without one every append succeeds. A test or fault can answer a raw log
+ * append error (e.g. NOT_ENOUGH_REPLICAS), which the coordinator maps and rolls back from exactly
+ * as Kafka 3.9.
  */
 export interface TxnLogStore {
+  /** appendTransactionToLog's write: the id's new metadata (`transit`), one record. */
   append(transactionalId: string, transit: TxnTransit): number;
-  /** The tombstone of an expired id. */
-  appendTombstone(transactionalId: string): number;
+  /** removeExpiredTransactionalIds' write: the tombstones of one partition's expired ids, one batch. */
+  appendTombstones(partition: number, transactionalIds: readonly string[]): number;
 }
 
-const alwaysSucceeds: TxnLogStore = { append: () => ErrorCode.NONE, appendTombstone: () => ErrorCode.NONE };
+const alwaysSucceeds: TxnLogStore = { append: () => ErrorCode.NONE, appendTombstones: () => ErrorCode.NONE };
 
 export interface TransactionCoordinatorOptions {
   config?: Partial<TransactionCoordinatorConfig>;
@@ -103,6 +110,15 @@ export interface ListedTransactions {
   errorCode: number;
   unknownStateFilters: string[];
   transactionStates: { transactionalId: string; producerId: bigint; transactionState: string }[];
+}
+
+/** What loadFromLog found in one __transaction_state partition. */
+export interface TxnLoadSummary {
+  partition: number;
+  /** Transactional ids loaded. */
+  loaded: number;
+  /** Records with a key version this coordinator cannot read (skipped, as Kafka warns and skips). */
+  unknownKeys: number;
 }
 
 type ApiResult<T> = { error: number } | { ok: T };
@@ -218,6 +234,43 @@ export class TransactionCoordinator {
         !(durationFilterMs >= 0 && now - md.txnStartTimestamp <= durationFilterMs))
       .map((md) => ({ transactionalId: md.transactionalId, producerId: md.producerId, transactionState: md.state as string }));
     return { errorCode: ErrorCode.NONE, unknownStateFilters, transactionStates };
+  }
+
+  // --- loading (TransactionStateManager.loadTransactionsForTxnTopicPartition) ------------------------
+
+  /**
+   * Rebuilds the transactions of one __transaction_state partition from its log, read from the
+   * log start offset to its end (loadTransactionMetadata): for each id its last record, a
+   * tombstone forgetting it. Each comes back in its state with its producer id and epoch, timeout,
+   * partitions and times, and no last producer id/epoch (the record has none); an Ongoing one is
+   * aborted by the timeout check once its timeout passes, counted from its start as before; a
+   * PrepareCommit/PrepareAbort one is completed: its markers are written again and then
+   * CompleteCommit/CompleteAbort (addLoadedTransactionsToCache, then the markers). An id already
+   * known is replaced, as the partition's cache entry is. Called once per partition at start.
+   */
+  loadFromLog(partition: number, batches: Iterable<RecordBatch>): TxnLoadSummary {
+    let summary: TxnLoadSummary = { partition, loaded: 0, unknownKeys: 0 };
+    this.run(() => {
+      const { transactions, unknownKeys } = readTransactionLogPartition(batches);
+      summary = { partition, loaded: transactions.size, unknownKeys };
+      const loaded: TxnMetadata[] = [];
+      for (const [transactionalId, r] of transactions) {
+        const md = new TxnMetadata(
+          transactionalId, r.producerId, NO_PRODUCER_ID, r.producerEpoch, NO_PRODUCER_EPOCH, r.txnTimeoutMs, r.state,
+          r.txnStartTimestamp, r.txnLastUpdateTimestamp, (t) => this.onTransitioned(t.transactionalId, t.from, t.to),
+        );
+        for (const tp of r.partitions) md.topicPartitions.add(tpKey(tp));
+        this.pendingCompletions.delete(transactionalId);
+        this.txns.set(transactionalId, md);
+        loaded.push(md);
+      }
+      for (const md of loaded) {
+        if (md.state !== 'PrepareCommit' && md.state !== 'PrepareAbort') continue;
+        const result: TransactionResult = md.state === 'PrepareCommit' ? 'COMMIT' : 'ABORT';
+        this.addTxnMarkersToSend(result, md, md.prepareComplete(this.clock.now()));
+      }
+    });
+    return summary;
   }
 
   // --- InitProducerId ---------------------------------------------------------------------------------
@@ -567,22 +620,38 @@ export class TransactionCoordinator {
     });
   }
 
-  /** TransactionStateManager.removeExpiredTransactionalIds: Dead, a tombstone, then removal. */
+  /**
+   * TransactionStateManager.removeExpiredTransactionalIds: per __transaction_state partition, the
+   * expirable ids go Dead, one batch of their tombstones is written, then they are removed.
+   */
   removeExpiredTransactionalIds(): void {
     this.run(() => {
       const now = this.clock.now();
-      for (const md of [...this.txns.values()]) {
+      const byPartition = new Map<number, { md: TxnMetadata; dead: TxnTransit }[]>();
+      for (const md of this.txns.values()) {
         if (md.pendingState !== null || !isExpirationAllowed(md.state) || md.txnLastUpdateTimestamp > now - this.config.transactionalIdExpirationMs) continue;
-        const dead = md.prepareDead();
-        const error = this.log.appendTombstone(md.transactionalId);
-        if (error === ErrorCode.NONE && md.pendingState === 'Dead' && md.producerEpoch === dead.producerEpoch) {
-          this.txns.delete(md.transactionalId);
-          this.emit({ type: 'txn-id-expired', transactionalId: md.transactionalId, at: now, producerId: md.producerId, producerEpoch: md.producerEpoch });
-        } else {
-          md.pendingState = null;
+        const partition = this.partitionFor(md.transactionalId);
+        const list = byPartition.get(partition) ?? [];
+        list.push({ md, dead: md.prepareDead() });
+        byPartition.set(partition, list);
+      }
+      for (const [partition, expired] of [...byPartition].sort((a, b) => a[0] - b[0])) {
+        const error = this.log.appendTombstones(partition, expired.map((e) => e.md.transactionalId));
+        for (const { md, dead } of expired) {
+          if (error === ErrorCode.NONE && md.pendingState === 'Dead' && md.producerEpoch === dead.producerEpoch && this.txns.get(md.transactionalId) === md) {
+            this.txns.delete(md.transactionalId);
+            this.emit({ type: 'txn-id-expired', transactionalId: md.transactionalId, at: now, producerId: md.producerId, producerEpoch: md.producerEpoch });
+          } else {
+            md.pendingState = null;
+          }
         }
       }
     });
+  }
+
+  /** TransactionStateManager.partitionFor: the id's __transaction_state partition. */
+  partitionFor(transactionalId: string): number {
+    return javaUtilsAbs(javaStringHashCode(transactionalId)) % this.config.transactionStateTopicPartitions;
   }
 
   private every(intervalMs: number, name: string, fn: () => void): void {

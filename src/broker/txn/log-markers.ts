@@ -5,13 +5,15 @@
 // send (`kafka-transactions.sh abort`).
 //
 // Per partition, as KafkaApis: a partition this broker does not have answers
-// UNKNOWN_TOPIC_OR_PARTITION; a data partition gets a COMMIT/ABORT control batch appended
-// (PartitionLog.appendControlMarker, with the producer- and coordinator-epoch checks of
-// ProducerAppendInfo.appendEndTxnMarker); a `__consumer_offsets` partition has no log in kmock, so
-// its marker is the group coordinator's completion of the producer's pending TxnOffsetCommit
-// offsets (GroupCoordinator.onTransactionCompleted, which 3.9's classic coordinator runs once the
-// marker is in the offsets log). Fetch long polls on a partition are woken when its marker lands:
-// the last stable offset moved.
+// UNKNOWN_TOPIC_OR_PARTITION; every other partition, `__consumer_offsets` included, gets a
+// COMMIT/ABORT control batch appended (PartitionLog.appendControlMarker, with the producer- and
+// coordinator-epoch checks of ProducerAppendInfo.appendEndTxnMarker). Then, for the
+// `__consumer_offsets` partitions whose marker was written (maybeSendResponseCallback's
+// successfulOffsetsPartitions, with group.coordinator.new.enable=false as on 3.9), the group
+// coordinator completes the producer's pending TxnOffsetCommit offsets
+// (GroupCoordinator.onTransactionCompleted): the marker in the log is what a coordinator loaded
+// from it resolves them by. Fetch long polls on a partition are woken when its marker lands: the
+// last stable offset moved.
 import type { BrokerServices } from '../services.js';
 import { OFFSETS_TOPIC } from '../internal-topics.js';
 import type { MarkerPartitionResult, MarkerWriter, TxnMarkerRequest } from './markers.js';
@@ -46,11 +48,6 @@ export function writeMarker(b: MarkerServices, marker: MarkerToWrite, unknownPar
       results.push({ ...tp, errorCode: unknownPartition });
       continue;
     }
-    if (tp.topic === OFFSETS_TOPIC) {
-      offsetsPartitions.push(tp.partition);
-      results.push({ ...tp, errorCode: ErrorCode.NONE });
-      continue;
-    }
     const { errorCode } = log.appendControlMarker(
       { producerId: marker.producerId, producerEpoch: marker.producerEpoch, coordinatorEpoch: marker.coordinatorEpoch, result: marker.result },
       b.clock.now(),
@@ -58,6 +55,7 @@ export function writeMarker(b: MarkerServices, marker: MarkerToWrite, unknownPar
       resolveLogConfig(topic!.configs, b.logDefaults),
     );
     results.push({ ...tp, errorCode });
+    if (errorCode === ErrorCode.NONE && tp.topic === OFFSETS_TOPIC) offsetsPartitions.push(tp.partition);
     if (errorCode === ErrorCode.NONE) b.fetchWaiters.notify(tp.topic, tp.partition);
     else b.log.info({ topic: tp.topic, partition: tp.partition, producerId: String(marker.producerId), errorCode }, 'transaction marker refused');
   }

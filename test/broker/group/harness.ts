@@ -6,6 +6,7 @@ import { FakeTimers } from '../../../src/broker/group/clock.js';
 import type { BrokerClock } from '../../../src/broker/time/broker-clock.js';
 import { GroupCoordinator, type GroupCoordinatorOptions } from '../../../src/broker/group/coordinator.js';
 import type { GroupEvent } from '../../../src/broker/group/events.js';
+import { CountingGroupRecordSink, type GroupRecordBatch } from '../../../src/broker/group/records.js';
 import type { ClassicGroup } from '../../../src/broker/group/group.js';
 import type {
   GroupState,
@@ -106,6 +107,9 @@ export class Harness {
   readonly coordinator: GroupCoordinator;
   /** Raw append errors the fake __consumer_offsets returns (NONE = success). */
   groupAppendError: number = ErrorCode.NONE;
+  /** Every batch of records the coordinator appended (successfully), in order. */
+  readonly batches: GroupRecordBatch[] = [];
+  private readonly offsetsTopic = new CountingGroupRecordSink();
   offsetAppendError: number = ErrorCode.NONE;
   private uuid = 0;
 
@@ -122,9 +126,14 @@ export class Harness {
       groupMaxSize: GroupMaxSize,
       groupInitialRebalanceDelayMs: GroupInitialRebalanceDelay,
       generateUuid: () => `uuid-${++this.uuid}`,
-      store: {
-        appendGroupMetadata: () => this.groupAppendError,
-        appendOffsets: () => this.offsetAppendError,
+      records: {
+        append: (batch) => {
+          const offsetWrite = batch.cause === 'offset-commit' || batch.cause === 'txn-offset-commit';
+          const errorCode = batch.cause === 'tombstones' ? ErrorCode.NONE : offsetWrite ? this.offsetAppendError : this.groupAppendError;
+          if (errorCode !== ErrorCode.NONE) return { errorCode, baseOffset: -1 };
+          this.batches.push(batch);
+          return this.offsetsTopic.append(batch);
+        },
       },
       timers: brokerClock ?? this.timers,
       clock: brokerClock ?? this.timers,

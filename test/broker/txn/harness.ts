@@ -35,7 +35,7 @@ export class Harness {
         if (e === ErrorCode.NONE) this.appended.push(transit);
         return e;
       },
-      appendTombstone: () => this.appendErrors.shift() ?? ErrorCode.NONE,
+      appendTombstones: () => this.appendErrors.shift() ?? ErrorCode.NONE,
     };
     const markers: MarkerWriter = {
       write: (request, done) => {
