@@ -28,6 +28,9 @@ import { TransactionCoordinator } from './txn/coordinator.js';
 import type { TxnEvent } from './txn/events.js';
 import { logMarkerWriter } from './txn/log-markers.js';
 import { OFFSETS_TOPIC } from './internal-topics.js';
+import { offsetsTopicSink } from './group/offsets-topic.js';
+import { transactionStateStore } from './txn/transaction-log.js';
+import { loadCoordinatorState } from './coordinator-state.js';
 
 export interface BrokerStats {
   connectionsOpened: number;
@@ -127,6 +130,8 @@ export class Broker implements ConnectionDeps {
       groupInitialRebalanceDelayMs: config.groupInitialRebalanceDelayMs,
       offsetsRetentionMs: config.offsetsRetentionMinutes * 60_000,
       policies: config.policies,
+      // Offset commits, group metadata and tombstones go to __consumer_offsets (group/offsets-topic.ts).
+      records: offsetsTopicSink({ config, topics: this.topics, logDefaults: this.logDefaults, clock: this.clock, log: this.log, fetchWaiters: this.fetchWaiters }),
       // KIP-890 part 1: a TxnOffsetCommit is stored only if AddOffsetsToTxn put the group's
       // __consumer_offsets partition in the transaction (ReplicaManager's verification; the raw
       // coordinator answer, which the group side maps as AddPartitionsToTxnManager does).
@@ -153,8 +158,15 @@ export class Broker implements ConnectionDeps {
       producerIds: this.producerIds,
       offsetsPartitionFor: (groupId) => this.groups.partitionFor(groupId),
       markers: logMarkerWriter({ logDefaults: this.logDefaults, topics: this.topics, groups: this.groups, fetchWaiters: this.fetchWaiters, clock: this.clock, log: this.log }),
+      // Each metadata change (and an expired id's tombstone) goes to __transaction_state (txn/transaction-log.ts).
+      log: transactionStateStore({ topics: this.topics, logDefaults: this.logDefaults, clock: this.clock, log: this.log, fetchWaiters: this.fetchWaiters }),
       onEvent: (e) => this.onTxnEvent(e),
     });
+    // --- coordinator state: both coordinators rebuilt from __consumer_offsets and
+    // __transaction_state as the data dir brought them back (coordinator-state.ts); groups first,
+    // as a loaded transaction may write markers to __consumer_offsets. Without a data dir the
+    // topics do not exist yet and nothing happens.
+    loadCoordinatorState(this);
     this.clientFindings = new ClientFindings(config.strictClients, this.log, this.clock);
     this.requestMemory = requestMemoryPool(config, this.log, () => this.clock.now());
     this.advertised = { host: config.advertisedHost ?? config.host, port: config.advertisedPort ?? config.port };
