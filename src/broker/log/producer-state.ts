@@ -196,6 +196,18 @@ export interface ProducerStateOptions {
   scheduleOrigin?: number;
 }
 
+/** One producer in a snapshot file (storage/format/producer-snapshot.ts's entry). */
+export interface ProducerSnapshotState {
+  producerId: bigint;
+  producerEpoch: number;
+  lastSequence: number;
+  lastOffset: number;
+  offsetDelta: number;
+  timestamp: number;
+  coordinatorEpoch: number;
+  currentTxnFirstOffset: number;
+}
+
 export class ProducerStateManager {
   private readonly producers = new Map<bigint, ProducerStateEntry>();
   private readonly verificationStates = new Map<bigint, VerificationStateEntry>();
@@ -344,6 +356,49 @@ export class ProducerStateManager {
       if (this.producers.size > this.peak) this.peak = this.producers.size;
     }
     return entry;
+  }
+
+  // ---- snapshots (ProducerStateManager.writeSnapshot / readSnapshot / loadFromSnapshot) ---------
+
+  /**
+   * The producers as Kafka's snapshot file holds them: each producer's last batch only (and its
+   * ongoing transaction's first offset).
+   */
+  snapshotEntries(): ProducerSnapshotState[] {
+    const out: ProducerSnapshotState[] = [];
+    for (const e of this.producers.values()) {
+      const last = e.batches[e.batches.length - 1];
+      out.push({
+        producerId: e.producerId,
+        producerEpoch: e.producerEpoch,
+        lastSequence: last === undefined ? NO_SEQUENCE : last.lastSeq,
+        lastOffset: last === undefined ? -1 : last.lastOffset,
+        offsetDelta: last === undefined ? 0 : last.offsetDelta,
+        timestamp: e.lastTimestamp,
+        coordinatorEpoch: e.coordinatorEpoch,
+        currentTxnFirstOffset: e.currentTxnFirstOffset,
+      });
+    }
+    return out;
+  }
+
+  /** ProducerStateManager.loadFromSnapshot: the entries a snapshot held (before the log's later batches replay). */
+  loadSnapshot(entries: readonly ProducerSnapshotState[], options: { onlyMissing?: boolean } = {}): void {
+    for (const s of entries) {
+      if (options.onlyMissing && this.producers.has(s.producerId)) continue;
+      const e = this.entryFor(s.producerId);
+      e.producerEpoch = s.producerEpoch;
+      e.coordinatorEpoch = s.coordinatorEpoch;
+      e.lastTimestamp = s.timestamp;
+      e.batches.length = 0;
+      if (s.lastOffset >= 0) e.batches.push({ lastSeq: s.lastSequence, lastOffset: s.lastOffset, offsetDelta: s.offsetDelta, timestamp: s.timestamp });
+      e.currentTxnFirstOffset = s.currentTxnFirstOffset;
+      if (s.currentTxnFirstOffset >= 0) this.ongoingTxns.set(s.currentTxnFirstOffset, s.producerId);
+    }
+    // ongoingTxns in first-offset order (TreeMap), whatever order the file had
+    const sorted = [...this.ongoingTxns].sort((a, b) => a[0] - b[0]);
+    this.ongoingTxns.clear();
+    for (const [k, v] of sorted) this.ongoingTxns.set(k, v);
   }
 
   /** The most producers ever held at once (the size Kafka's HashMap grew its table for: DescribeProducers' order). */

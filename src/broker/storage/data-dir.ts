@@ -28,7 +28,7 @@ import { parseEndTxnMarker } from '../../codec/records/control.js';
 import { forEachStoredRecord } from '../../codec/records/record-walk.js';
 import { LogSegment } from '../log/segment.js';
 import type { PartitionLog, PartitionLogOptions } from '../log/partition-log.js';
-import { incrementSequence } from '../log/producer-state.js';
+import { incrementSequence, type ProducerSnapshotState } from '../log/producer-state.js';
 import type { AbortedTxn } from '../log/txn-index.js';
 import {
   CLEAN_SHUTDOWN_FILE,
@@ -36,6 +36,8 @@ import {
   decodeMetaProperties,
   decodeOffsetCheckpoint,
   decodePartitionMetadata,
+  decodeProducerSnapshot,
+  encodeProducerSnapshot,
   encodeCleanShutdown,
   encodeLeaderEpochCheckpoint,
   encodeMetaProperties,
@@ -220,7 +222,12 @@ export class DataDir {
       const next = log.logSegments.find((s) => s.baseOffset > base)?.baseOffset ?? Number.POSITIVE_INFINITY;
       return log.txnIndex.all().filter((t) => t.lastOffset >= base && t.lastOffset < next);
     };
-    const segmentFile = (baseOffset: number, cleaned: boolean) => new FileSegment({ dir, baseOffset, cleaned, abortedTxns: abortedTxns(baseOffset) });
+    const segmentFile = (baseOffset: number, cleaned: boolean) => {
+      // UnifiedLog.roll: a producer state snapshot at the new segment's base offset.
+      const log = logOf();
+      if (!cleaned && baseOffset > 0 && log !== undefined) writeSnapshot(dir, baseOffset, log);
+      return new FileSegment({ dir, baseOffset, cleaned, abortedTxns: abortedTxns(baseOffset) });
+    };
     const restored = this.loadSegments(topic, partition, dir, indexIntervalBytes, abortedTxns);
     return { segmentFile, ...(restored === null ? {} : { restore: restored }) };
   }
@@ -304,6 +311,11 @@ export class DataDir {
       load.bytes += seg.size;
     }
     const logEndOffset = segments[segments.length - 1].nextOffset;
+    // ProducerStateManager: the latest snapshot at or below the log end (later ones are stale after
+    // a truncation). Kafka loads it and replays the batches after it; kmock replays every retained
+    // batch (which also rebuilds the aborted index) and takes from the snapshot the producers the
+    // log no longer holds a batch of (retention deleted them): the same state.
+    const snapshot = latestSnapshot(dir, logEndOffset, this.log);
     const checkpointStart = this.checkpoints.get(LOG_START_OFFSET_CHECKPOINT_FILE)?.get(tp);
     const logStartOffset = Math.min(Math.max(segments[0].baseOffset, checkpointStart ?? 0), logEndOffset);
     const firstDirtyOffset = this.checkpoints.get(CLEANER_OFFSET_CHECKPOINT_FILE)?.get(tp) ?? logStartOffset;
@@ -318,6 +330,7 @@ export class DataDir {
       firstDirtyOffset,
       replay: (log) => {
         for (const r of replay) r(log);
+        if (snapshot !== undefined) log.producers.loadSnapshot(snapshot.entries, { onlyMissing: true });
       },
     };
   }
@@ -364,10 +377,17 @@ export class DataDir {
 
   /**
    * A clean shutdown (LogManager.shutdown): every log flushed, its active segment's indexes
-   * written, the checkpoints, then .kafka_cleanshutdown; the lock goes.
+   * written, a producer snapshot at its end, the checkpoints, then .kafka_cleanshutdown; the lock goes.
    */
   close(logs: PartitionLog[], clean: boolean): void {
     for (const l of logs) {
+      if (clean && l.logEndOffset > 0) {
+        const dir = this.partitionPath(l.topic, l.index);
+        if (fs.existsSync(dir)) {
+          writeSnapshot(dir, l.logEndOffset, l);
+          pruneSnapshots(dir, l.logSegments[0]?.baseOffset ?? 0);
+        }
+      }
       for (const seg of l.logSegments) {
         const file = seg.file as FileSegment | null;
         if (file === null) continue;
@@ -382,6 +402,44 @@ export class DataDir {
     }
     fs.rmSync(path.join(this.dir, LOCK_FILE), { force: true });
   }
+}
+
+/** `<offset>.snapshot`: ProducerStateManager.takeSnapshot (written aside, then renamed). */
+function writeSnapshot(dir: string, offset: number, log: PartitionLog): void {
+  const file = path.join(dir, segmentFileName(offset, '.snapshot'));
+  fs.writeFileSync(`${file}.tmp`, encodeProducerSnapshot(log.producers.snapshotEntries()));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+/** Snapshots below the first segment go (UnifiedLog.deleteProducerSnapshots of deleted segments). */
+function pruneSnapshots(dir: string, firstBase: number): void {
+  for (const n of fs.readdirSync(dir)) {
+    const p = parseSegmentFileName(n);
+    if (p !== null && p.suffix === '.snapshot' && p.pending === undefined && p.baseOffset < firstBase) fs.rmSync(path.join(dir, n), { force: true });
+  }
+}
+
+/** The newest readable snapshot at or below `maxOffset`; newer ones are deleted (ProducerStateManager.truncateAndReload). */
+function latestSnapshot(dir: string, maxOffset: number, log: Logger): { offset: number; entries: ProducerSnapshotState[] } | undefined {
+  const offsets = fs
+    .readdirSync(dir)
+    .map((n) => parseSegmentFileName(n))
+    .filter((p): p is NonNullable<typeof p> => p !== null && p.suffix === '.snapshot' && p.pending === undefined)
+    .map((p) => p.baseOffset)
+    .sort((a, b) => b - a);
+  for (const offset of offsets) {
+    const file = path.join(dir, segmentFileName(offset, '.snapshot'));
+    if (offset > maxOffset) {
+      fs.rmSync(file, { force: true });
+      continue;
+    }
+    const d = decodeProducerSnapshot(fs.readFileSync(file), { file });
+    if (d.ok) return { offset, entries: d.value };
+    // ProducerStateManager.readSnapshot: a corrupt snapshot is deleted and the next older one tried.
+    log.warn({ file, error: d.error.message }, 'producer snapshot unreadable: deleted, rebuilding from the log');
+    fs.rmSync(file, { force: true });
+  }
+  return undefined;
 }
 
 function alive(pid: number): boolean {

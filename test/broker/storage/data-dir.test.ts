@@ -119,6 +119,28 @@ describe('a restart brings back what the data dir kept', () => {
     expect(log.logEndOffset).toBe(3);
   });
 
+  it('producer state outlives the segments retention deleted (the snapshot written at roll and at shutdown)', async () => {
+    const dir = tmpDir();
+    let k = await start(dir, { clock: 'manual' });
+    const idem = (pid: bigint, seq: number) => encodeBatch({ producerId: pid, producerEpoch: 0, baseSequence: seq, records: [{ key: 'a', value: 'x'.repeat(50) }] });
+    const one = idem(9n, 0).length;
+    const topic = k.broker.topics.create('snap', 1, 1, new Map([['segment.bytes', String(one)]]));
+    const config = { ...DEFAULT_LOG_CONFIG, segmentBytes: one };
+    const log = topic.partitions[0];
+    expect(log.appendAsLeader(idem(9n, 0), config, k.clock.now()).baseOffset).toBe(0);
+    for (let i = 0; i < 3; i++) log.appendAsLeader(idem(5n, i), config, k.clock.now());
+    log.deleteRecords(2);
+    k.broker.logManager.cleanupLogs();
+    expect(log.logSegments[0].baseOffset).toBe(2); // producer 9's only batch is gone with its segment
+    await stop(k);
+    expect(fs.readdirSync(path.join(dir, 'snap-0')).filter((n) => n.endsWith('.snapshot'))).toContain('00000000000000000004.snapshot');
+    k = await start(dir, { clock: 'manual' });
+    const reloaded = k.broker.topics.get('snap')!.partitions[0];
+    // producer 9 retrying its batch: still a duplicate, answered with the original offset
+    expect(reloaded.appendAsLeader(idem(9n, 0), config, k.clock.now())).toMatchObject({ errorCode: 0, baseOffset: 0, appended: false });
+    expect(reloaded.appendAsLeader(idem(9n, 1), config, k.clock.now())).toMatchObject({ errorCode: 0, baseOffset: 4, appended: true });
+  });
+
   it('a torn tail is truncated to the last whole batch, with a warning naming the file', async () => {
     const dir = tmpDir();
     let k = await start(dir);
@@ -223,5 +245,8 @@ describe.skipIf(libs === undefined)("Kafka 3.9.1's kafka-dump-log.sh reads what 
     expect(batches.map((l) => Number(/^baseOffset: (\d+)/.exec(l)![1]))).toEqual(Array.from({ length: 20 }, (_, i) => i * 2));
     const index = await dumpLogSegments(libs!, [path.join(dir, 'dumped-0', '00000000000000000000.index')], ['--index-sanity-check']);
     expect(index.stdout + index.stderr).not.toMatch(/corrupt|Exception/i);
+    // the producer snapshot written at shutdown: Kafka reads producer 0 at its last sequence and offset
+    const snapshot = await dumpLogSegments(libs!, [path.join(dir, 'dumped-0', '00000000000000000040.snapshot')]);
+    expect(snapshot.stdout).toMatch(/producerId: 0 producerEpoch: 0 coordinatorEpoch: -1 currentTxnFirstOffset: OptionalLong.empty lastTimestamp: \d+ firstSequence: 38 lastSequence: 39 lastOffset: 39 offsetDelta: 1 /);
   });
 });
