@@ -15,6 +15,7 @@
 // (clients/src/main/resources/common/message/*.json) of 3.9.1, 4.0.0 and 4.4.0.
 import { assertScoped, classify, classifyWith, type Cause, type CauseContext, type ClassifiedDifference } from './causes.js';
 import { API_39_TXN, CAUSES_4X_TXN, REMOVED_IN_4_TXN } from './causes-4x-txn.js';
+import { API_39_CONFIGS, CAUSES_4X_CONFIGS } from './causes-4x-configs.js';
 import type { Difference, Json, JsonObject, NormalisedTranscript, TranscriptEvent } from './runner.js';
 import { canonical, resolve } from './transcript-paths.js';
 
@@ -57,6 +58,7 @@ const API_39: Record<string, { key: number; min: number; max: number }> = {
   CreateAcls: { key: 30, min: 0, max: 3 },
   DeleteAcls: { key: 31, min: 0, max: 3 },
   DescribeConfigs: { key: 32, min: 0, max: 4 },
+  ...API_39_CONFIGS,
   SaslAuthenticate: { key: 36, min: 0, max: 2 },
   CreatePartitions: { key: 37, min: 0, max: 3 },
   DeleteGroups: { key: 42, min: 0, max: 2 },
@@ -646,6 +648,7 @@ export const CAUSES_4X: Cause[] = [
       'The initial rebalance delay (group.initial.rebalance.delay.ms) of a group that became Empty at a later generation: in Kafka 3.9 a new joiner extends the delay only while generationId == 0 (GroupCoordinator.addMemberAndRebalance: newMemberAdded), so here both joiners complete after one delay; the 4.x coordinator extends it whenever the rebalance started from Empty (GroupMetadataManager.addMemberThenRebalanceOrCompleteJoin: PREPARING_REBALANCE && previousState == EMPTY -> setNewMemberAdded), so the join completes later than the scenario waits. kmock follows 3.9.',
   },
   ...CAUSES_4X_TXN,
+  ...CAUSES_4X_CONFIGS,
 ];
 
 /**

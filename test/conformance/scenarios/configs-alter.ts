@@ -103,9 +103,15 @@ const alt = (resources: AltResource[], o: Opts & { conn?: string; timeoutMs?: nu
     { label: o.label, expect: expectResults(o.expect) as never, timeoutMs: o.timeoutMs },
   );
 
-/** Clears this broker's and the cluster default's dynamic configs (AlterConfigs replaces them with none). */
+/**
+ * Clears this broker's and the cluster default's dynamic configs (AlterConfigs replaces them),
+ * but for the cluster-level min.insync.replicas=1 a Kafka 4.x cluster with eligible leader
+ * replicas keeps (KIP-966: "Cluster-level min.insync.replicas cannot be removed while ELR is
+ * enabled"): both lines then start from the same layers.
+ */
 const resetBroker = (label = 'clear the dynamic broker configs') =>
-  alt([[BROKER, '1', []], [BROKER, '', []]], { label, expect: [[0, null], [0, null]] });
+  alt([[BROKER, '1', []], [BROKER, '', [['min.insync.replicas', '1']]]], { label, expect: [[0, null], [0, null]] });
+
 
 interface DescribedResult {
   errorCode: number;
@@ -159,6 +165,9 @@ const cfg = (
   synonyms: Array<[string, string | null, number]>,
   extra: Record<string, unknown> = {},
 ) => ({ name, value, configSource, synonyms: synonyms.map(([n, v, source]) => ({ name: n, value: v, source })), ...extra });
+
+/** The cluster default after resetBroker, as DescribeConfigs shows it. */
+const CLUSTER_MIN_ISR = cfg('min.insync.replicas', '1', 3, [['min.insync.replicas', '1', 3]]);
 
 const created = (name: string, configs: Array<[string, string]>, o: { v?: number; validateOnly?: boolean; label?: string } = {}) =>
   send(
@@ -264,8 +273,8 @@ export const configsAlterScenarios: Scenario[] = [
           label: 'after v0',
           until: allOf(valueIs('cleanup.policy', 'compact'), valueIs('retention.ms', '360000000')),
         }),
-        alt([[TOPIC, topic(), [['segment.bytes', ' 100000 ']]]], { v: 1, label: 'v1 replace', expect: [[0, null]] }),
-        describe(TOPIC, topic(), ['segment.bytes', 'cleanup.policy', 'max.message.bytes'], { label: 'after v1', until: valueIs('segment.bytes', '100000') }),
+        alt([[TOPIC, topic(), [['segment.bytes', ' 2000000 ']]]], { v: 1, label: 'v1 replace', expect: [[0, null]] }),
+        describe(TOPIC, topic(), ['segment.bytes', 'cleanup.policy', 'max.message.bytes'], { label: 'after v1', until: valueIs('segment.bytes', '2000000') }),
         alt([[TOPIC, topic(), [['retention.ms', '1']]]], { validateOnly: true, label: 'validateOnly', expect: [[0, null]] }),
         alt([[TOPIC, topic(), [['zzz', '1'], ['yyy', '2']]]], { label: 'two unknown names', expect: [[E.INVALID_CONFIG, 'Unknown topic config name: yyy']] }),
         alt([[TOPIC, topic(), [['compression.type', 'brotli']]]], {
@@ -304,7 +313,6 @@ export const configsAlterScenarios: Scenario[] = [
                 ['message.max.bytes', SET, '2000000'],
                 ['log.cleanup.policy', APPEND, 'compact'],
                 ['num.io.threads', SET, '10'],
-                ['min.insync.replicas', SET, '2'],
                 ['leader.replication.throttled.rate', SET, '1000'],
                 ['listener.name.plaintext.max.connections', SET, '100'],
                 ['kmock.custom.config', SET, 'x'],
@@ -318,6 +326,7 @@ export const configsAlterScenarios: Scenario[] = [
                 ['log.segment.bytes', SET, '100000000'],
                 ['num.io.threads', SET, '9'],
                 ['compression.type', SET, 'gzip'],
+                ['min.insync.replicas', SET, '2'],
                 ['log.roll.ms', SET, '7200000'],
                 ['follower.replication.throttled.rate', SET, '2000'],
               ],
@@ -375,7 +384,7 @@ export const configsAlterScenarios: Scenario[] = [
                     cfg('log.roll.ms', '7200000', DYNAMIC_DEFAULT, [['log.roll.ms', '7200000', DYNAMIC_DEFAULT], ['log.roll.hours', '100', STATIC_BROKER], ['log.roll.hours', '168', DEFAULT]]),
                     cfg('log.segment.bytes', '100000000', DYNAMIC_DEFAULT, [['log.segment.bytes', '100000000', DYNAMIC_DEFAULT], ['log.segment.bytes', '1073741824', DEFAULT]]),
                     cfg('message.max.bytes', '2000000', DYNAMIC_BROKER, [['message.max.bytes', '2000000', DYNAMIC_BROKER], ['message.max.bytes', '1048588', DEFAULT]]),
-                    cfg('min.insync.replicas', '2', DYNAMIC_BROKER, [['min.insync.replicas', '2', DYNAMIC_BROKER], ['min.insync.replicas', '1', DEFAULT]]),
+                    cfg('min.insync.replicas', '2', DYNAMIC_DEFAULT, [['min.insync.replicas', '2', DYNAMIC_DEFAULT], ['min.insync.replicas', '1', DEFAULT]]),
                     cfg('num.io.threads', '10', DYNAMIC_BROKER, [['num.io.threads', '10', DYNAMIC_BROKER], ['num.io.threads', '9', DYNAMIC_DEFAULT], ['num.io.threads', '8', DEFAULT]]),
                     cfg('queued.max.request.bytes', '268435456', STATIC_BROKER, [['queued.max.request.bytes', '268435456', STATIC_BROKER], ['queued.max.request.bytes', '-1', DEFAULT]]),
                   ],
@@ -384,7 +393,7 @@ export const configsAlterScenarios: Scenario[] = [
             },
           },
         ),
-        describe(BROKER, '1', ['log.retention.ms', 'num.io.threads', 'kmock.custom.config'], { v: 0, synonyms: false, label: 'broker 1, v0' }),
+        describe(BROKER, '1', ['log.retention.ms', 'num.io.threads', 'kmock.custom.config'], { v: 1, synonyms: false, label: 'broker 1, v1 without synonyms' }),
         describe(BROKER, '', null, { label: 'cluster default' }),
         describe(BROKER, '', ['log.retention.ms', 'no.such.config'], { v: 2, label: 'cluster default, keys, v2' }),
         describe(
@@ -401,7 +410,7 @@ export const configsAlterScenarios: Scenario[] = [
                     cfg('cleanup.policy', 'delete,compact', DYNAMIC_BROKER, [['log.cleanup.policy', 'delete,compact', DYNAMIC_BROKER], ['log.cleanup.policy', 'delete', DEFAULT]]),
                     cfg('compression.type', 'gzip', DYNAMIC_DEFAULT, [['compression.type', 'gzip', DYNAMIC_DEFAULT], ['compression.type', 'producer', DEFAULT]]),
                     cfg('max.message.bytes', '2000000', DYNAMIC_BROKER, [['message.max.bytes', '2000000', DYNAMIC_BROKER], ['message.max.bytes', '1048588', DEFAULT]]),
-                    cfg('min.insync.replicas', '2', DYNAMIC_BROKER, [['min.insync.replicas', '2', DYNAMIC_BROKER], ['min.insync.replicas', '1', DEFAULT]]),
+                    cfg('min.insync.replicas', '2', DYNAMIC_DEFAULT, [['min.insync.replicas', '2', DYNAMIC_DEFAULT], ['min.insync.replicas', '1', DEFAULT]]),
                     cfg('retention.ms', '100000', DYNAMIC_BROKER, [
                       ['log.retention.ms', '100000', DYNAMIC_BROKER],
                       ['log.retention.ms', ' 200000 ', DYNAMIC_DEFAULT],
@@ -416,7 +425,7 @@ export const configsAlterScenarios: Scenario[] = [
             },
           },
         ),
-        created('new', [['segment.bytes', '20000']], { v: 5, validateOnly: true, label: 'CreateTopics v5 effective configs (validateOnly)' }),
+        created('new', [['segment.bytes', '2000000']], { v: 5, validateOnly: true, label: 'CreateTopics v5 effective configs (validateOnly)' }),
         inc(
           [
             [BROKER, '1', [['log.retention.ms', DELETE, null], ['num.io.threads', DELETE, null], ['message.max.bytes', DELETE, null]]],
@@ -432,7 +441,11 @@ export const configsAlterScenarios: Scenario[] = [
         inc([[BROKER, '', [['log.retention.ms', DELETE, null]]]], { label: 'DELETE the last retention', expect: [[0, null]] }),
         describe(TOPIC, topic(), ['retention.ms'], { label: 'retention from static hours', until: valueIs('retention.ms', '360000000') }),
         resetBroker('clear again'),
-        describe(BROKER, '', null, { label: 'cluster default cleared', until: (configs) => configs.length === 0 }),
+        describe(BROKER, '', null, {
+          label: 'cluster default cleared',
+          until: (configs) => configs.length === 1,
+          expect: { results: [{ errorCode: 0, configs: [CLUSTER_MIN_ISR] }] },
+        }),
       ],
     }),
   ),
@@ -470,6 +483,7 @@ export const configsAlterScenarios: Scenario[] = [
           expect: [[E.INVALID_REQUEST, 'Cannot update these configs at default cluster level, broker id must be specified: Set(listener.name.plaintext.ssl.keystore.type)']],
         }),
         inc([[BROKER, '1', [['message.max.bytes', SET, 'abc']]]], { label: 'not a number', expect: [[E.INVALID_REQUEST, 'Invalid value abc for configuration message.max.bytes: Not a number of type INT']] }),
+        inc([[BROKER, '1', [['min.insync.replicas', SET, '3']]]], { validateOnly: true, label: 'broker-level min.insync.replicas (validateOnly)', expect: [[0, null]] }),
         inc([[BROKER, '1', [['min.insync.replicas', SET, '0']]]], { label: 'below the range', expect: [[E.INVALID_REQUEST, 'Invalid value 0 for configuration min.insync.replicas: Value must be at least 1']] }),
         inc([[BROKER, '1', [['log.cleaner.min.cleanable.ratio', SET, '1.5']]]], { label: 'above the range', expect: [[E.INVALID_REQUEST, 'Invalid value 1.5 for configuration log.cleaner.min.cleanable.ratio: Value must be no more than 1']] }),
         inc([[BROKER, '1', [['log.message.timestamp.type', SET, 'Foo']]]], { label: 'not one of', expect: [[E.INVALID_REQUEST]] }),
@@ -549,7 +563,7 @@ export const configsAlterScenarios: Scenario[] = [
         'AlterConfigs v0/v1/v2 on broker "1" and "": the configs given replace the resource\'s (one not given goes), described after each; validateOnly; refused: not dynamic, per-broker only at the cluster level, a bad value, another node, thread counts; BROKER_LOGGER ("Unknown resource type 8")',
       steps: [
         resetBroker(),
-        alt([[BROKER, '1', [['log.retention.ms', '5000'], ['log.segment.bytes', '100000000']]], [BROKER, '', [['log.retention.ms', '7000'], ['num.io.threads', '9']]]], {
+        alt([[BROKER, '1', [['log.retention.ms', '5000'], ['log.segment.bytes', '100000000']]], [BROKER, '', [['log.retention.ms', '7000'], ['num.io.threads', '9'], ['min.insync.replicas', '1']]]], {
           v: 0,
           label: 'v0 per broker and cluster default',
           expect: [[0, null], [0, null]],
@@ -563,7 +577,7 @@ export const configsAlterScenarios: Scenario[] = [
           label: 'log.retention.ms back to the cluster default',
           until: allOf(valueIs('log.retention.ms', '7000'), valueIs('log.segment.bytes', '100000001')),
         }),
-        alt([[BROKER, '', [['num.io.threads', '12']]]], { validateOnly: true, label: 'validateOnly', expect: [[0, null]] }),
+        alt([[BROKER, '', [['num.io.threads', '12'], ['min.insync.replicas', '1']]]], { validateOnly: true, label: 'validateOnly', expect: [[0, null]] }),
         describe(BROKER, '', null, { label: 'cluster default unchanged' }),
         alt([[BROKER, '1', [['log.retention.hours', '1']]]], { label: 'not dynamic', expect: [[E.INVALID_REQUEST, 'Cannot update these configs dynamically: Set(log.retention.hours)']] }),
         alt([[BROKER, '', [['advertised.listeners', 'PLAINTEXT://x:1']]]], {
@@ -700,7 +714,7 @@ export const configsAlterScenarios: Scenario[] = [
             expect: [[E.UNKNOWN_SERVER_ERROR, null], [E.UNKNOWN_SERVER_ERROR, null], [E.UNKNOWN_SERVER_ERROR, null], [E.INVALID_REQUEST], [0, null]],
           },
         ),
-        describe(BROKER, '', null, { label: 'no cluster default set', expect: { results: [{ errorCode: 0, configs: [] }] } }),
+        describe(BROKER, '', null, { label: 'no cluster default set', expect: { results: [{ errorCode: 0, configs: [CLUSTER_MIN_ISR] }] } }),
       ],
     }),
   ),
