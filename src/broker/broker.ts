@@ -11,7 +11,7 @@ import { HANDLERS } from './handlers/index.js';
 import type { ApiHandler } from './handlers/types.js';
 import { TopicStore, type TopicChange } from './log/topics.js';
 import { BrokerLogDefaults, resolveLogConfig } from './log/log-config.js';
-import { LogManager } from './log/log-manager.js';
+import { LOG_INITIAL_TASK_DELAY_MS, LogManager } from './log/log-manager.js';
 import { DataDir, type SavedCluster } from './storage/data-dir.js';
 import { staticTopicDefaults } from './config/topic-defaults.js';
 import { DynamicBrokerConfigs } from './config/dynamic-configs.js';
@@ -239,10 +239,18 @@ export class Broker implements ConnectionDeps {
     if (strays.length > 0) this.log.warn({ dir: dir.dir, partitions: strays.map((p) => `${p.topic}-${p.partition}`) }, 'partition dirs of topics the data dir does not list: left alone');
     this.dynamicConfigs.onChange(() => this.saveCluster());
     this.producerIds.onBlockAllocated = () => this.saveCluster();
+    // "kafka-recovery-point-checkpoint" / "kafka-log-start-offset-checkpoint": every
+    // log.flush.offset.checkpoint.interval.ms and log.flush.start.offset.checkpoint.interval.ms (60 s).
+    const checkpoint = (): void => {
+      dir.writeCheckpoints(this.topics.all().flatMap((t) => t.partitions), (l) => l.recoveryPoint);
+      this.checkpointTimer = this.clock.schedule(60_000, checkpoint, { name: 'kafka-recovery-point-checkpoint', housekeeping: true });
+    };
+    this.checkpointTimer = this.clock.schedule(LOG_INITIAL_TASK_DELAY_MS, checkpoint, { name: 'kafka-recovery-point-checkpoint', housekeeping: true });
     this.log.info({ dir: dir.dir, topics: this.topics.all().length, cleanShutdown: dir.hadCleanShutdown }, 'data dir loaded');
   }
 
   private loadingDataDir = false;
+  private checkpointTimer: { cancel(): void } | undefined;
 
   private onTopicsChanged(change: TopicChange): void {
     if (this.dataDir === undefined || this.loadingDataDir) return;
@@ -271,6 +279,7 @@ export class Broker implements ConnectionDeps {
     this.groups.close();
     this.transactions.close();
     this.logManager.close();
+    this.checkpointTimer?.cancel();
     this.closeConnections();
     // Last, once no request can append: a clean shutdown of the data dir (flushed, indexes, checkpoints).
     this.dataDir?.close(this.topics.all().flatMap((t) => t.partitions), true);

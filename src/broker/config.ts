@@ -326,6 +326,16 @@ export function resolveConfig(overrides: Partial<BrokerConfig> = {}): BrokerConf
   ] as const) {
     if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be an integer of at least 1, got ${value}`);
   }
+  // KafkaConfig.validateValues
+  if (!(c.queuedMaxRequestBytes <= 0 || c.queuedMaxRequestBytes >= c.socketRequestMaxBytes)) {
+    throw new ConfigError('queued.max.request.bytes must be larger or equal to socket.request.max.bytes');
+  }
+  // The storage settings' ConfigDef ranges (ServerLogConfigs, CleanerConfig).
+  if (!Number.isInteger(c.logSegmentBytes) || c.logSegmentBytes < 14) throw new ConfigError(`log.segment.bytes must be at least 14, got ${c.logSegmentBytes}`);
+  if (!Number.isInteger(c.logRetentionCheckIntervalMs) || c.logRetentionCheckIntervalMs < 1) throw new ConfigError(`log.retention.check.interval.ms must be at least 1, got ${c.logRetentionCheckIntervalMs}`);
+  if (!(c.logCleanerMinCleanableRatio >= 0 && c.logCleanerMinCleanableRatio <= 1)) throw new ConfigError(`log.cleaner.min.cleanable.ratio must be between 0 and 1, got ${c.logCleanerMinCleanableRatio}`);
+  if (!Number.isInteger(c.logCleanerBackoffMs) || c.logCleanerBackoffMs < 0) throw new ConfigError(`log.cleaner.backoff.ms must be at least 0, got ${c.logCleanerBackoffMs}`);
+  if (!Number.isInteger(c.storedMaxBytes) || c.storedMaxBytes < -1) throw new ConfigError(`storedMaxBytes must be -1 (no bound) or a number of bytes, got ${c.storedMaxBytes}`);
   try {
     c.policies = validatePolicyUpdate(c.policies);
   } catch (e) {

@@ -196,6 +196,25 @@ describe('a restart brings back what the data dir kept', () => {
     expect(k.broker.topics.get('compacted')!.partitions[0].firstDirtyOffset).toBe(6);
   });
 
+  it('deleting a topic removes its partition dirs; new partitions get theirs; both survive a restart', async () => {
+    const dir = tmpDir();
+    let k = await start(dir);
+    const admin = client(k).admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: 'gone', numPartitions: 2 }, { topic: 'grown', numPartitions: 1 }] });
+    expect(fs.existsSync(path.join(dir, 'gone-1'))).toBe(true);
+    await admin.deleteTopics({ topics: ['gone'] });
+    expect(fs.existsSync(path.join(dir, 'gone-0'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'gone-1'))).toBe(false);
+    await admin.createPartitions({ topicPartitions: [{ topic: 'grown', count: 3 }] });
+    expect(fs.existsSync(path.join(dir, 'grown-2', 'partition.metadata'))).toBe(true);
+    await admin.disconnect();
+    await stop(k);
+    k = await start(dir);
+    expect(k.broker.topics.get('gone')).toBeUndefined();
+    expect(k.broker.topics.get('grown')!.partitions.length).toBe(3);
+  });
+
   it('retention deletes segment files', async () => {
     const dir = tmpDir();
     const k = await start(dir, { clock: 'manual' });
