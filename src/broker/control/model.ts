@@ -147,8 +147,12 @@ export interface TopicView {
   topicId: string;
   internal: boolean;
   replicationFactor: number;
-  /** lastStableOffset: where read_committed consumers stop (the oldest open transaction's first offset, else the high watermark). */
-  partitions: Array<{ partition: number; logStartOffset: number; logEndOffset: number; highWatermark: number; lastStableOffset: number }>;
+  /**
+   * lastStableOffset: where read_committed consumers stop (the oldest open transaction's first
+   * offset, else the high watermark). sizeBytes: the log's bytes (what retention.bytes counts);
+   * segments: how many; residentBytes: the stored bytes held in memory (the stored-memory cap's count).
+   */
+  partitions: Array<{ partition: number; logStartOffset: number; logEndOffset: number; highWatermark: number; lastStableOffset: number; sizeBytes: number; segments: number; residentBytes: number }>;
 }
 
 export interface ConnectionView {
@@ -296,6 +300,9 @@ export class ControlPlane {
         logEndOffset: p.logEndOffset,
         highWatermark: p.highWatermark,
         lastStableOffset: p.lastStableOffset,
+        sizeBytes: p.size,
+        segments: p.logSegments.length,
+        residentBytes: p.residentBytes,
       })),
     }));
   }

@@ -121,8 +121,8 @@ describe('read', () => {
         internal: false,
         replicationFactor: 1,
         partitions: [
-          { partition: 0, logStartOffset: 0, logEndOffset: 0, highWatermark: 0, lastStableOffset: 0 },
-          { partition: 1, logStartOffset: 0, logEndOffset: 3, highWatermark: 3, lastStableOffset: 3 },
+          { partition: 0, logStartOffset: 0, logEndOffset: 0, highWatermark: 0, lastStableOffset: 0, sizeBytes: 0, segments: 1, residentBytes: 0 },
+          { partition: 1, logStartOffset: 0, logEndOffset: 3, highWatermark: 3, lastStableOffset: 3, sizeBytes: expect.any(Number), segments: 1, residentBytes: expect.any(Number) },
         ],
       },
     ]);
