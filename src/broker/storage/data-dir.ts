@@ -306,6 +306,7 @@ export class DataDir {
         }
       }
       if (i < logs.length - 1 && !broken) seg.onBecomeInactive();
+      else (seg.file as FileSegment).markActive();
       segments.push(seg);
       load.segments++;
       load.bytes += seg.size;

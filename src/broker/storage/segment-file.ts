@@ -25,15 +25,44 @@ export interface SegmentFileOptions {
 }
 
 export class FileSegment implements SegmentFile {
-  private fd: number;
+  /**
+   * Open only while the segment is active or being read: an inactive segment's descriptor is
+   * closed at roll and opened again for a read, so a broker with many partitions holds one
+   * descriptor per partition, not one per segment (a process's limit is often 1024).
+   */
+  private fd: number | null;
   private logPath: string;
   unflushedBytes = 0;
   private closed = false;
+  private active = true;
 
   constructor(private readonly opts: SegmentFileOptions) {
     const name = segmentFileName(opts.baseOffset, '.log');
     this.logPath = path.join(opts.dir, opts.cleaned ? `${name}.cleaned` : name);
-    this.fd = fs.openSync(this.logPath, opts.existing ? 'r+' : 'w+');
+    if (opts.existing) {
+      this.fd = null;
+      this.active = false;
+    } else {
+      this.fd = fs.openSync(this.logPath, 'w+');
+    }
+  }
+
+  private open(): number {
+    if (this.fd === null) this.fd = fs.openSync(this.logPath, 'r+');
+    return this.fd;
+  }
+
+  /** An inactive segment lets its descriptor go after a read or a flush. */
+  private release(): void {
+    if (!this.active && this.fd !== null) {
+      fs.closeSync(this.fd);
+      this.fd = null;
+    }
+  }
+
+  /** The loaded active segment keeps its descriptor (appends go there). */
+  markActive(): void {
+    this.active = true;
   }
 
   get file(): string {
@@ -41,31 +70,40 @@ export class FileSegment implements SegmentFile {
   }
 
   append(batch: Buffer, position: number): void {
+    const fd = this.open();
     let written = 0;
-    while (written < batch.length) written += fs.writeSync(this.fd, batch, written, batch.length - written, position + written);
+    while (written < batch.length) written += fs.writeSync(fd, batch, written, batch.length - written, position + written);
     this.unflushedBytes += batch.length;
   }
 
   read(position: number, length: number): Buffer {
+    const fd = this.open();
     const out = Buffer.allocUnsafe(length);
     let got = 0;
-    while (got < length) {
-      const n = fs.readSync(this.fd, out, got, length - got, position + got);
-      if (n === 0) throw new Error(`${this.logPath}: ${length} bytes at ${position} but the file ends at ${position + got}`);
-      got += n;
+    try {
+      while (got < length) {
+        const n = fs.readSync(fd, out, got, length - got, position + got);
+        if (n === 0) throw new Error(`${this.logPath}: ${length} bytes at ${position} but the file ends at ${position + got}`);
+        got += n;
+      }
+    } finally {
+      this.release();
     }
     return out;
   }
 
   flush(): void {
     if (this.unflushedBytes === 0) return;
-    fs.fsyncSync(this.fd);
+    fs.fsyncSync(this.open());
     this.unflushedBytes = 0;
+    this.release();
   }
 
-  /** The segment stops being the active one: its indexes are written, trimmed. */
+  /** The segment stops being the active one: its indexes are written, trimmed; its descriptor goes. */
   onRoll(segment: LogSegment): void {
     this.writeIndexes(segment);
+    this.active = false;
+    this.release();
   }
 
   /** .index, .timeindex and .txnindex from the segment's in-memory indexes. */
@@ -109,6 +147,7 @@ export class FileSegment implements SegmentFile {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    fs.closeSync(this.fd);
+    if (this.fd !== null) fs.closeSync(this.fd);
+    this.fd = null;
   }
 }
