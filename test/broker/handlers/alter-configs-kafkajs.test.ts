@@ -51,6 +51,7 @@ describe('kafkajs admin.alterConfigs / describeConfigs', () => {
   it('replaces a topic\'s configs (those not given are removed) and describes the overrides', async () => {
     await admin.createTopics({ topics: [{ topic: 'kjs-alter', configEntries: [{ name: 'retention.ms', value: '3600000' }] }] });
     await admin.alterConfigs({
+      validateOnly: false,
       resources: [{ type: ConfigResourceTypes.TOPIC, name: 'kjs-alter', configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }],
     });
     expect(await described(ConfigResourceTypes.TOPIC, 'kjs-alter', 'cleanup.policy')).toMatchObject({
@@ -70,16 +71,17 @@ describe('kafkajs admin.alterConfigs / describeConfigs', () => {
 
   it('refuses an unknown topic config and an unknown topic with Kafka\'s errors', async () => {
     await expect(
-      admin.alterConfigs({ resources: [{ type: ConfigResourceTypes.TOPIC, name: 'kjs-alter', configEntries: [{ name: 'no.such.config', value: '1' }] }] }),
+      admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: 'kjs-alter', configEntries: [{ name: 'no.such.config', value: '1' }] }] }),
     ).rejects.toMatchObject({ type: 'INVALID_CONFIG' });
     await expect(
-      admin.alterConfigs({ resources: [{ type: ConfigResourceTypes.TOPIC, name: 'kjs-missing', configEntries: [{ name: 'retention.ms', value: '1' }] }] }),
+      admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: 'kjs-missing', configEntries: [{ name: 'retention.ms', value: '1' }] }] }),
     ).rejects.toMatchObject({ type: 'UNKNOWN_TOPIC_OR_PARTITION' });
   });
 
   it('changes broker 1 (and the cluster default); the topic follows them, layer by layer', async () => {
     await setClusterDefault({ 'log.retention.ms': '200000' });
     await admin.alterConfigs({
+      validateOnly: false,
       resources: [{ type: ConfigResourceTypes.BROKER, name: '1', configEntries: [{ name: 'log.retention.ms', value: '100000' }] }],
     });
     expect(await described(ConfigResourceTypes.BROKER, '1', 'log.retention.ms')).toMatchObject({
@@ -94,7 +96,7 @@ describe('kafkajs admin.alterConfigs / describeConfigs', () => {
     });
     expect(await described(ConfigResourceTypes.TOPIC, 'kjs-alter', 'retention.ms')).toMatchObject({ configValue: '100000', configSource: ConfigSource.DYNAMIC_BROKER_CONFIG });
     // Broker 1's configs replaced with none: the cluster default shows through.
-    await admin.alterConfigs({ resources: [{ type: ConfigResourceTypes.BROKER, name: '1', configEntries: [] }] });
+    await admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.BROKER, name: '1', configEntries: [] }] });
     expect(await described(ConfigResourceTypes.TOPIC, 'kjs-alter', 'retention.ms')).toMatchObject({
       configValue: '200000',
       configSource: ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
@@ -105,7 +107,7 @@ describe('kafkajs admin.alterConfigs / describeConfigs', () => {
 
   it('refuses a broker config that cannot change at run time', async () => {
     await expect(
-      admin.alterConfigs({ resources: [{ type: ConfigResourceTypes.BROKER, name: '1', configEntries: [{ name: 'log.retention.hours', value: '1' }] }] }),
+      admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.BROKER, name: '1', configEntries: [{ name: 'log.retention.hours', value: '1' }] }] }),
     ).rejects.toMatchObject({ type: 'INVALID_REQUEST' });
   });
 
@@ -113,13 +115,14 @@ describe('kafkajs admin.alterConfigs / describeConfigs', () => {
     await admin.createTopics({ topics: [{ topic: 'kjs-max-bytes' }] });
     const big = { topic: 'kjs-max-bytes', messages: [{ value: 'x'.repeat(5000) }] };
     await producer.send(big);
-    await admin.alterConfigs({ resources: [{ type: ConfigResourceTypes.BROKER, name: '1', configEntries: [{ name: 'message.max.bytes', value: '1000' }] }] });
+    await admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.BROKER, name: '1', configEntries: [{ name: 'message.max.bytes', value: '1000' }] }] });
     await expect(producer.send(big)).rejects.toMatchObject({ type: 'MESSAGE_TOO_LARGE' });
     // A topic override wins over the broker's value.
     await admin.alterConfigs({
+      validateOnly: false,
       resources: [{ type: ConfigResourceTypes.TOPIC, name: 'kjs-max-bytes', configEntries: [{ name: 'max.message.bytes', value: '100000' }] }],
     });
     await producer.send(big);
-    await admin.alterConfigs({ resources: [{ type: ConfigResourceTypes.BROKER, name: '1', configEntries: [] }] });
+    await admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.BROKER, name: '1', configEntries: [] }] });
   });
 });
