@@ -112,12 +112,17 @@ export class LogSegment {
     return n === 0 ? this.baseOffset : this.lastOffsets[n - 1] + 1;
   }
 
-  /** The time index's capacity: maxIndexSize / 12 (TimeIndex), the offset index's / 8. */
+  /** The offset index's capacity: maxIndexSize / 8 entries (AbstractIndex.maxEntries). */
   private get offsetIndexFull(): boolean {
     return this.offsetIndex.size >= Math.floor(this.maxIndexSize / 8);
   }
+  /**
+   * The time index's: maxIndexSize / 12 entries, the last kept for the roll (TimeIndex.isFull:
+   * entries >= maxEntries - 1; onBecomeInactive appends it), so a time index of one entry is
+   * always full and every batch rolls.
+   */
   private get timeIndexFull(): boolean {
-    return this.timeIndexTimestamps.length >= Math.floor(this.maxIndexSize / 12);
+    return this.timeIndexTimestamps.length >= Math.floor(this.maxIndexSize / 12) - 1;
   }
 
   /** LogSegment.largestTimestamp: the max timestamp so far, else the last modification time. */
