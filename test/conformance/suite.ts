@@ -18,6 +18,7 @@ import {
 } from './runner.js';
 import { BASE_SETTINGS } from './scenarios/dsl.js';
 import { startReferenceKafka, startReferenceKafkaOrReason, type ReferenceKafka } from './support/reference.js';
+import { applyLogInitialTaskDelay } from './support/log-tasks.js';
 import { closedLoopConsequences, type ClassifiedDifference } from './causes.js';
 import { classifyFor } from './causes-4x.js';
 import { shrink, toScenario, type RandomSequence } from './random.js';
@@ -68,8 +69,16 @@ export function kmockProvider(name = 'kmock'): TargetProvider {
       // Strict-clients mode on: it only observes (docs/strict-clients.md), so every scenario also
       // checks that kmock answers as Kafka does with it on.
       const k = await startKmock({ ...kmockOptions(settings).options, strictClients: true });
+      // log.initial.task.delay.ms, which kmock has no setting for yet (support/log-tasks.ts).
+      const stopLogTasks = applyLogInitialTaskDelay(k, settings);
       const target: Target = { name, bootstrapServers: k.bootstrapServers, nodeId: k.broker.config.nodeId, strictClients: strictClientsOf(k) };
-      return { target, stop: () => k.close() };
+      return {
+        target,
+        stop: () => {
+          stopLogTasks();
+          return k.close();
+        },
+      };
     },
   };
 }

@@ -15,6 +15,7 @@ import { groupSyncHeartbeatScenarios } from './group-sync-heartbeat.js';
 import { groupTimerScenarios } from './group-timers.js';
 import { miscScenarios } from './misc.js';
 import { robustnessScenarios } from './robustness.js';
+import { storageScenarios } from './storage.js';
 import { transactionScenarios } from './transactions.js';
 import { transactionDataScenarios } from './transactions-data.js';
 import { transactionOffsetScenarios } from './transactions-offsets.js';
@@ -38,6 +39,7 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...transactionDataScenarios,
   ...transactionOffsetScenarios,
   ...configsAlterScenarios,
+  ...storageScenarios,
 ];
 
 const names = new Set<string>();
