@@ -23,6 +23,7 @@ import type { GroupLoadSummary } from './group/loader.js';
 import { OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from './internal-topics.js';
 import type { PartitionLog } from './log/partition-log.js';
 import type { BrokerServices } from './services.js';
+import type { Clock } from './group/clock.js';
 import type { TxnLoadSummary } from './txn/coordinator.js';
 
 /** offsets.load.buffer.size and transaction.state.log.load.buffer.size (Kafka 3.9 defaults). */
@@ -59,7 +60,7 @@ export interface CoordinatorStateLoad {
   transactions: TxnLoadSummary[];
 }
 
-export type CoordinatorStateServices = Pick<BrokerServices, 'topics' | 'groups' | 'transactions' | 'producerIds' | 'clock'> & { log: Logger };
+export type CoordinatorStateServices = Pick<BrokerServices, 'topics' | 'groups' | 'transactions' | 'producerIds'> & { clock: Clock; log: Logger };
 
 /** Loads both coordinators from their topics' logs (see above). Call once, before any request. */
 export function loadCoordinatorState(b: CoordinatorStateServices): CoordinatorStateLoad {

@@ -29,9 +29,14 @@ import { NO_VERIFICATION, type TxnAppendOptions } from '../log/log-results.js';
 import type { PartitionLog } from '../log/partition-log.js';
 import { incrementSequence } from '../log/producer-state.js';
 import type { BrokerServices } from '../services.js';
+import type { Clock } from './clock.js';
 import { encodeGroupRecordBatch, type GroupAppendResult, type GroupRecordBatch, type GroupRecordSink } from './records.js';
 
-export type OffsetsTopicServices = Pick<BrokerServices, 'config' | 'topics' | 'logDefaults' | 'clock' | 'log' | 'fetchWaiters'>;
+/** What the sink uses of the broker (any clock: the coordinator's). */
+export type OffsetsTopicServices = Pick<BrokerServices, 'topics' | 'logDefaults' | 'log' | 'fetchWaiters'> & {
+  config: Pick<BrokerServices['config'], 'transactionPartitionVerificationEnable'>;
+  clock: Clock;
+};
 
 /** The sink that writes the coordinator's records into __consumer_offsets. */
 export function offsetsTopicSink(b: OffsetsTopicServices): GroupRecordSink {

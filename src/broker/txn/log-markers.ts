@@ -15,6 +15,7 @@
 // from it resolves them by. Fetch long polls on a partition are woken when its marker lands: the
 // last stable offset moved.
 import type { BrokerServices } from '../services.js';
+import type { Clock } from '../group/clock.js';
 import { OFFSETS_TOPIC } from '../internal-topics.js';
 import type { MarkerPartitionResult, MarkerWriter, TxnMarkerRequest } from './markers.js';
 import type { TransactionResult } from './types.js';
@@ -29,7 +30,7 @@ export interface MarkerToWrite {
   partitions: ReadonlyArray<{ topic: string; partition: number }>;
 }
 
-type MarkerServices = Pick<BrokerServices, 'logDefaults' | 'topics' | 'groups' | 'fetchWaiters' | 'clock' | 'log'>;
+type MarkerServices = Pick<BrokerServices, 'logDefaults' | 'topics' | 'groups' | 'fetchWaiters' | 'log'> & { clock: Clock };
 
 /**
  * Writes one marker to each of its partitions; one result per partition, in the marker's order.

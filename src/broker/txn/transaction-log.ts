@@ -7,6 +7,7 @@ import { ErrorCode } from '../../codec/index.js';
 import { ensureInternalTopic, TRANSACTION_STATE_TOPIC } from '../internal-topics.js';
 import { resolveLogConfig } from '../log/log-config.js';
 import type { BrokerServices } from '../services.js';
+import type { Clock } from '../group/clock.js';
 import type { TxnLogStore } from './coordinator.js';
 import {
   DEFAULT_TRANSACTION_STATE_PARTITIONS,
@@ -16,7 +17,7 @@ import {
   transactionStatePartitionFor,
 } from './log-records.js';
 
-type StoreServices = Pick<BrokerServices, 'topics' | 'logDefaults' | 'clock' | 'log' | 'fetchWaiters'>;
+export type TransactionStateServices = Pick<BrokerServices, 'topics' | 'logDefaults' | 'log' | 'fetchWaiters'> & { clock: Clock };
 
 /**
  * The broker's TxnLogStore: each write appended to the transactional id's __transaction_state
@@ -24,7 +25,7 @@ type StoreServices = Pick<BrokerServices, 'topics' | 'logDefaults' | 'clock' | '
  * when no FindCoordinator made it yet). Answers the log's raw append error, which the
  * coordinator maps as appendTransactionToLog does.
  */
-export function transactionStateStore(b: StoreServices, partitions = DEFAULT_TRANSACTION_STATE_PARTITIONS): TxnLogStore {
+export function transactionStateStore(b: TransactionStateServices, partitions = DEFAULT_TRANSACTION_STATE_PARTITIONS): TxnLogStore {
   const append = (partition: number, records: { key: Buffer; value: Buffer | null }[]): number => {
     ensureInternalTopic(b, TRANSACTION_STATE_TOPIC);
     const topic = b.topics.get(TRANSACTION_STATE_TOPIC)!;
