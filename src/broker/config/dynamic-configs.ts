@@ -16,6 +16,8 @@
 // updateCurrentConfig) and KafkaConfig.extractLogConfigMap (topic-defaults.ts).
 import type { BrokerConfig } from '../config.js';
 import type { BrokerLogDefaults } from '../log/log-config.js';
+import { KMOCK_BROKER_SETTINGS } from './broker-configs.js';
+import { parseType } from './config-def.js';
 import { BrokerLoggers } from './broker-loggers.js';
 import { kmockStaticSettings } from './static-settings.js';
 import { brokerTopicDefaults } from './topic-defaults.js';
@@ -82,6 +84,9 @@ export function overrideProps(props: Map<string, string>, over: ReadonlyMap<stri
   }
 }
 
+/** kmock setting -> its Kafka name. */
+const SETTING_NAMES: ReadonlyMap<keyof BrokerConfig, string> = new Map(KMOCK_BROKER_SETTINGS.map((k) => [k.setting, k.name]));
+
 export class DynamicBrokerConfigs {
   /** name -> value as given, per-broker (DYNAMIC_BROKER_CONFIG). */
   readonly perBroker = new Map<string, string>();
@@ -105,7 +110,7 @@ export class DynamicBrokerConfigs {
   private readonly listeners: Array<() => void> = [];
 
   constructor(
-    config: BrokerConfig,
+    private readonly config: BrokerConfig,
     private readonly logDefaults: BrokerLogDefaults,
   ) {
     this.staticSettings = kmockStaticSettings(config);
@@ -163,6 +168,24 @@ export class DynamicBrokerConfigs {
     overrideProps(props, scope === 'cluster-default' && layer ? layer : this.clusterDefault);
     overrideProps(props, scope === 'broker' && layer ? layer : this.perBroker);
     return props;
+  }
+
+  /**
+   * A kmock setting as the broker's current config holds it: its dynamic value (per broker, else
+   * the cluster default) when one is set for it, parsed to the setting's type, else the static
+   * setting. For code that reads a setting Kafka lets change at run time
+   * (transaction.partition.verification.enable, log.cleaner.backoff.ms, ...) each time it needs it;
+   * the topic configs' synonyms reach the log through services.logDefaults already.
+   */
+  setting<K extends keyof BrokerConfig>(key: K): BrokerConfig[K] {
+    const name = SETTING_NAMES.get(key);
+    const dynamic = name === undefined ? undefined : this.get(name);
+    if (name === undefined || dynamic === undefined) return this.config[key];
+    const catalog = KMOCK_BROKER_SETTINGS.find((k) => k.name === name)!;
+    const p = parseType(name, dynamic, catalog.type);
+    if ('error' in p) return this.config[key];
+    const v = p.value;
+    return (typeof v === 'bigint' ? Number(v) : Array.isArray(v) ? v.join(',') : v) as BrokerConfig[K];
   }
 
   /** The broker's value of topic config `name` (KafkaConfig.extractLogConfigMap), as text. */

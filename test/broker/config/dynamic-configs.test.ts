@@ -76,6 +76,17 @@ describe('layering (DynamicBrokerConfig.updateCurrentConfig)', () => {
     expect(logDefaults.get('message.format.version')).toBe('3.0-IV1');
   });
 
+  it('gives a kmock setting its dynamic value, typed as the setting (for settings read at run time)', () => {
+    const { dynamic } = broker({ logCleanerBackoffMs: 20000 });
+    expect(dynamic.setting('logCleanerBackoffMs')).toBe(20000);
+    expect(dynamic.setting('transactionPartitionVerificationEnable')).toBe(true);
+    dynamic.set('cluster-default', 'transaction.partition.verification.enable', 'false');
+    dynamic.set('broker', 'log.cleaner.backoff.ms', ' 1000 ');
+    expect(dynamic.setting('transactionPartitionVerificationEnable')).toBe(false);
+    expect(dynamic.setting('logCleanerBackoffMs')).toBe(1000);
+    expect(dynamic.setting('logCleanupPolicy')).toBe('delete');
+  });
+
   it('saves and restores its configs (the data dir), client-metrics subscriptions too', () => {
     const a = broker().dynamic;
     a.replace('broker', new Map([['log.retention.ms', '1000']]));
