@@ -34,7 +34,7 @@ import {
   type BrokerConfigKey,
 } from './broker-configs.js';
 import { ROOT_LOGGER, VALID_LOG_LEVELS } from './broker-loggers.js';
-import { configException, convertToString, parseType, type ConfigType, type ConfigValue } from './config-def.js';
+import { configException, convertToString, parseType, type ConfigValue } from './config-def.js';
 import { staticBrokerConfigs } from './describe.js';
 import { listenerBaseName, overrideProps, type BrokerConfigScope } from './dynamic-configs.js';
 import { javaHashOrder, scalaMutableSetString, scalaSetString } from './java-hash.js';
@@ -133,10 +133,7 @@ function alterConfigs(b: BrokerServices, resources: readonly AlterResourceInput[
   const forwarded: number[] = [];
   resources.forEach((r, i) => {
     if (results[i] !== undefined) return;
-    const pre = attempt(() => {
-      preprocess(b, r, validateOnly, incremental);
-      return OK;
-    });
+    const pre = attempt(() => preprocess(b, r, validateOnly, incremental));
     if (pre === FORWARD) forwarded.push(i);
     else results[i] = pre;
   });
@@ -161,8 +158,11 @@ function alterConfigs(b: BrokerServices, resources: readonly AlterResourceInput[
 /** preprocess's answer for a resource it leaves to the controller. */
 const FORWARD: AlterResult = { code: -2, message: null };
 
-/** ConfigAdminManager.preprocess for one resource: throws its error, or returns when the controller takes it over. */
-function preprocess(b: BrokerServices, r: AlterResourceInput, validateOnly: boolean, incremental: boolean): never | void {
+/**
+ * ConfigAdminManager.preprocess for one resource. Always throws: the resource's answer (an error,
+ * or OK for a BROKER_LOGGER change it made), or FORWARD when the controller takes it over.
+ */
+function preprocess(b: BrokerServices, r: AlterResourceInput, validateOnly: boolean, incremental: boolean): never {
   if (hasDuplicates(r.configs.map((c) => c.name))) invalidRequest('Error due to duplicate config keys');
   const nulls = r.configs.filter((c) => (!incremental || c.configOperation !== OpType.DELETE) && c.value === null).map((c) => c.name);
   if (nulls.length > 0) invalidRequest(`Null value not supported for : ${nulls.join(', ')}`);
@@ -180,7 +180,7 @@ function preprocess(b: BrokerServices, r: AlterResourceInput, validateOnly: bool
     case ConfigResourceType.CLIENT_METRICS:
       throw new Failure(FORWARD);
   }
-  invalidRequest(`Unknown resource type ${r.resourceType}`);
+  return invalidRequest(`Unknown resource type ${r.resourceType}`);
 }
 
 /** ConfigAdminManager.validateResourceNameIsCurrentNodeId (Scala's String.toInt). */
@@ -758,6 +758,3 @@ const CLIENT_MATCH_PARAMS = new Set([
   'client_source_address',
   'client_source_port',
 ]);
-
-/** A ConfigType for callers that only need a name's type. */
-export type { ConfigType };
