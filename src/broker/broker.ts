@@ -11,7 +11,7 @@ import { HANDLERS } from './handlers/index.js';
 import type { ApiHandler } from './handlers/types.js';
 import { TopicStore, type TopicChange } from './log/topics.js';
 import { BrokerLogDefaults, resolveLogConfig } from './log/log-config.js';
-import { LOG_INITIAL_TASK_DELAY_MS, LogManager } from './log/log-manager.js';
+import { LogManager } from './log/log-manager.js';
 import { DataDir, type SavedCluster } from './storage/data-dir.js';
 import { staticTopicDefaults } from './config/topic-defaults.js';
 import { DynamicBrokerConfigs } from './config/dynamic-configs.js';
@@ -245,7 +245,7 @@ export class Broker implements ConnectionDeps {
       dir.writeCheckpoints(this.topics.all().flatMap((t) => t.partitions), (l) => l.recoveryPoint);
       this.checkpointTimer = this.clock.schedule(60_000, checkpoint, { name: 'kafka-recovery-point-checkpoint', housekeeping: true });
     };
-    this.checkpointTimer = this.clock.schedule(LOG_INITIAL_TASK_DELAY_MS, checkpoint, { name: 'kafka-recovery-point-checkpoint', housekeeping: true });
+    this.checkpointTimer = this.clock.schedule(this.config.logInitialTaskDelayMs, checkpoint, { name: 'kafka-recovery-point-checkpoint', housekeeping: true });
     this.log.info({ dir: dir.dir, topics: this.topics.all().length, cleanShutdown: dir.hadCleanShutdown }, 'data dir loaded');
   }
 

@@ -93,6 +93,11 @@ export interface BrokerConfig {
   logFlushIntervalMs: number | null;
   /** log.flush.scheduler.interval.ms */
   logFlushSchedulerIntervalMs: number;
+  /**
+   * log.initial.task.delay.ms (an internal Kafka setting, for testing): when the log tasks
+   * (retention, the flusher, checkpoints) first run after start.
+   */
+  logInitialTaskDelayMs: number;
   /** log.segment.delete.delay.ms: a deleted segment's files are removed this long after. */
   logSegmentDeleteDelayMs: number;
   /** log.cleaner.enable */
@@ -210,6 +215,7 @@ export const DEFAULT_CONFIG: BrokerConfig = {
   logFlushIntervalMessages: 9223372036854775807,
   logFlushIntervalMs: null,
   logFlushSchedulerIntervalMs: 9223372036854775807,
+  logInitialTaskDelayMs: 30000,
   logSegmentDeleteDelayMs: 60000,
   logCleanerEnable: true,
   logCleanerDeleteRetentionMs: 86400000,
@@ -245,6 +251,14 @@ export const KAFKA_SETTING_NAMES: Record<string, keyof BrokerConfig> = Object.fr
   KMOCK_BROKER_SETTINGS.map((k) => [k.name, k.setting]),
 );
 
+/**
+ * Kafka's internal settings kmock applies (ConfigDef.defineInternal: accepted in server.properties,
+ * never listed by DescribeConfigs), by their Kafka names.
+ */
+export const KAFKA_INTERNAL_SETTING_NAMES: Record<string, keyof BrokerConfig> = {
+  'log.initial.task.delay.ms': 'logInitialTaskDelayMs',
+};
+
 export class ConfigError extends Error {}
 
 /** Settings without a default that text may still set (by their kmock name). */
@@ -256,7 +270,11 @@ const NULLABLE_NUMBERS: ReadonlySet<string> = new Set(['logRollMs', 'logRollJitt
 /** Applies one setting given as text (from a flag, `--set k=v` or a config file). */
 export function applySetting(config: BrokerConfig, name: string, text: string): void {
   // Own properties only: "toString" or "__proto__" is no setting.
-  const key = (Object.hasOwn(KAFKA_SETTING_NAMES, name) ? KAFKA_SETTING_NAMES[name] : Object.hasOwn(DEFAULT_CONFIG, name) || OPTIONAL_SETTINGS.has(name) ? name : undefined) as
+  const key = (Object.hasOwn(KAFKA_SETTING_NAMES, name)
+    ? KAFKA_SETTING_NAMES[name]
+    : Object.hasOwn(KAFKA_INTERNAL_SETTING_NAMES, name)
+      ? KAFKA_INTERNAL_SETTING_NAMES[name]
+      : Object.hasOwn(DEFAULT_CONFIG, name) || OPTIONAL_SETTINGS.has(name) ? name : undefined) as
     | keyof BrokerConfig
     | undefined;
   if (key === undefined) throw new ConfigError(`unknown setting "${name}"`);

@@ -1,6 +1,6 @@
 // Runs scenarios against two targets (kmock vs real Kafka, or kmock vs a second kmock when no
 // Java/Kafka is available), one broker pair per distinct settings set, and compares transcripts.
-import { KAFKA_SETTING_NAMES, type BrokerConfig } from '../../src/broker/config.js';
+import { KAFKA_INTERNAL_SETTING_NAMES, KAFKA_SETTING_NAMES, type BrokerConfig } from '../../src/broker/config.js';
 import { startKmock, type Kmock } from '../../src/broker/server.js';
 import {
   checkExpectations,
@@ -18,7 +18,6 @@ import {
 } from './runner.js';
 import { BASE_SETTINGS } from './scenarios/dsl.js';
 import { startReferenceKafka, startReferenceKafkaOrReason, type ReferenceKafka } from './support/reference.js';
-import { applyLogInitialTaskDelay } from './support/log-tasks.js';
 import { closedLoopConsequences, type ClassifiedDifference } from './causes.js';
 import { classifyFor } from './causes-4x.js';
 import { shrink, toScenario, type RandomSequence } from './random.js';
@@ -43,7 +42,8 @@ export function kmockOptions(settings: Settings): { options: Partial<BrokerConfi
   const options: Record<string, unknown> = {};
   const ignored: string[] = [];
   for (const [k, v] of Object.entries(settings)) {
-    const key = KAFKA_SETTING_NAMES[k];
+    // Kafka's settings, its internal ones (log.initial.task.delay.ms) included.
+    const key = KAFKA_SETTING_NAMES[k] ?? KAFKA_INTERNAL_SETTING_NAMES[k];
     if (key === undefined) {
       ignored.push(k);
       continue;
@@ -69,15 +69,10 @@ export function kmockProvider(name = 'kmock'): TargetProvider {
       // Strict-clients mode on: it only observes (docs/strict-clients.md), so every scenario also
       // checks that kmock answers as Kafka does with it on.
       const k = await startKmock({ ...kmockOptions(settings).options, strictClients: true });
-      // log.initial.task.delay.ms, which kmock has no setting for yet (support/log-tasks.ts).
-      const stopLogTasks = applyLogInitialTaskDelay(k, settings);
       const target: Target = { name, bootstrapServers: k.bootstrapServers, nodeId: k.broker.config.nodeId, strictClients: strictClientsOf(k) };
       return {
         target,
-        stop: () => {
-          stopLogTasks();
-          return k.close();
-        },
+        stop: () => k.close(),
       };
     },
   };

@@ -1,7 +1,7 @@
 // The broker's background work on its logs, as Kafka 3.9's LogManager and LogCleaner schedule it,
 // on the broker's clock (a manual clock in tests, real time in the broker):
 // - retention ("kafka-log-retention": LogManager.cleanupLogs every log.retention.check.interval.ms
-//   after log.initial.task.delay.ms): UnifiedLog.deleteOldSegments on every log not compacted;
+//   after log.initial.task.delay.ms, 30 s): UnifiedLog.deleteOldSegments on every log not compacted;
 // - the cleaner (LogCleaner.CleanerThread.doWork, log.cleaner.enable): every log.cleaner.backoff.ms,
 //   the filthiest compacted log is cleaned while one is cleanable, then the compacted logs get
 //   deleteOldSegments (LogCleanerManager.deletableLogs: the log start offset rule, and retention
@@ -18,7 +18,7 @@ import { resolveLogConfig, type BrokerLogDefaults, type LogConfig } from './log-
 import type { PartitionLog, RetentionDeletion } from './partition-log.js';
 import type { TopicStore } from './topics.js';
 
-/** LogManager's InitialTaskDelayMs (log.initial.task.delay.ms, a testing-only setting in Kafka). */
+/** LogManager's InitialTaskDelayMs default (log.initial.task.delay.ms, a testing-only setting in Kafka: BrokerConfig.logInitialTaskDelayMs). */
 export const LOG_INITIAL_TASK_DELAY_MS = 30_000;
 
 export interface LogManagerDeps {
@@ -63,7 +63,7 @@ export class LogManager {
       this.cleanupLogs();
       this.retentionTimer = clock.schedule(retentionEvery, retention, { name: 'kafka-log-retention', housekeeping: true });
     };
-    this.retentionTimer = clock.schedule(LOG_INITIAL_TASK_DELAY_MS, retention, { name: 'kafka-log-retention', housekeeping: true });
+    this.retentionTimer = clock.schedule(config.logInitialTaskDelayMs, retention, { name: 'kafka-log-retention', housekeeping: true });
     // "kafka-log-flusher": logs whose flush.ms passed are flushed (off at Kafka's default, Long.MAX_VALUE).
     const flushEvery = config.logFlushSchedulerIntervalMs;
     if (flushEvery < 2 ** 31 && this.deps.hasDataDir()) {
@@ -72,7 +72,7 @@ export class LogManager {
         this.flushDirtyLogs();
         this.flushTimer = clock.schedule(flushEvery, flusher, { name: 'kafka-log-flusher', housekeeping: true });
       };
-      this.flushTimer = clock.schedule(LOG_INITIAL_TASK_DELAY_MS, flusher, { name: 'kafka-log-flusher', housekeeping: true });
+      this.flushTimer = clock.schedule(config.logInitialTaskDelayMs, flusher, { name: 'kafka-log-flusher', housekeeping: true });
     }
     if (config.logCleanerEnable) {
       const backoff = Math.max(1, config.logCleanerBackoffMs);

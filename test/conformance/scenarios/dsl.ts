@@ -9,6 +9,10 @@ export const E = ErrorCode;
 
 /** Base broker settings for every scenario (both targets). Timers are short to keep runs fast. */
 export const BASE_SETTINGS: Settings = {
+  // No retention check during the suite on the shared brokers (both Kafka and kmock would run one
+  // 30 s after start, at their own moments, deleting the old-timestamped data scenarios produce):
+  // the storage scenarios have brokers of their own with a short delay.
+  'log.initial.task.delay.ms': 3_600_000,
   'group.initial.rebalance.delay.ms': 150,
   'group.min.session.timeout.ms': 10,
   'group.max.session.timeout.ms': 600000,

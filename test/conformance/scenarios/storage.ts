@@ -17,8 +17,8 @@
 //   applied by the next check (or cleaner round).
 //
 // Time. Both brokers run retention every second and the cleaner every 200 ms (SETTINGS), and the
-// reference Kafka starts its retention task after 100 ms (log.initial.task.delay.ms, internal);
-// kmock has no such setting yet, so support/log-tasks.ts gives it the same schedule. A scenario
+// reference Kafka and kmock start their retention task after 100 ms (log.initial.task.delay.ms,
+// internal in Kafka, BrokerConfig.logInitialTaskDelayMs in kmock). A scenario
 // never sleeps blindly for a background task: it resends a request (outside the transcript) until
 // the task's effect shows, with a bound, and compares the settled answer. Where retention may run
 // while a scenario produces, the layout is one batch per segment and the scenario only compares

@@ -20,7 +20,6 @@ import { startKmock, type Kmock } from '../../../src/broker/server.js';
 import type { ClockControl } from '../../../src/broker/control/clock.js';
 import type { Settings } from '../runner.js';
 import { kmockOptions, type TargetProvider } from '../suite.js';
-import { applyLogInitialTaskDelay } from './log-tasks.js';
 
 /** Real ms between the follower's moves. */
 export const TICK_MS = 2;
@@ -67,12 +66,10 @@ export function manualClockKmockProvider(name = 'kmock[manual clock]', breakCloc
     async start(settings: Settings) {
       const k = await startKmock({ ...kmockOptions(settings).options, clock: 'manual', strictClients: true });
       breakClock?.(k);
-      const stopLogTasks = applyLogInitialTaskDelay(k, settings);
       const follower = followRealTime(k.clock);
       return {
         target: { name, bootstrapServers: k.bootstrapServers, nodeId: k.broker.config.nodeId, passTime: (ms) => follower.jump(ms) },
         async stop() {
-          stopLogTasks();
           follower.stop();
           await k.close();
         },
