@@ -1,8 +1,8 @@
 // The transaction coordinator: a pure state machine on an injected clock, following Kafka 3.9's
 // TransactionCoordinator.scala (the operations), TransactionStateManager.scala (the id → metadata
 // cache, appendTransactionToLog, timedOutTransactions, removeExpiredTransactionalIds,
-// listTransactionStates) and TransactionMarkerChannelManager.scala (markers.ts). Not wired into the
-// broker yet (issue #12).
+// listTransactionStates, loadTransactionsForTxnTopicPartition) and
+// TransactionMarkerChannelManager.scala (markers.ts).
 //
 // The pieces (src/broker/txn):
 //   types.ts       ids, TopicPartition, results, the constants of RecordBatch
@@ -10,11 +10,14 @@
 //   metadata.ts    TransactionMetadata: states, valid previous states, prepare/complete, epochs
 //   markers.ts     the MarkerWriter seam and what each WriteTxnMarkers error means
 //   events.ts      what `onEvent` hears
-//   coordinator.ts this file: the operations, the outbox, the two housekeeping timers
+//   log-records.ts the __transaction_state records (TransactionLogKey/Value v0, tombstones)
+//   transaction-log.ts the broker's TxnLogStore: those records appended to the partition logs
+//   coordinator.ts this file: the operations, the outbox, the two housekeeping timers, loadFromLog
 //
 // kmock has one broker, so it owns every __transaction_state partition at coordinator epoch 0 and
-// is never loading: NOT_COORDINATOR and COORDINATOR_LOAD_IN_PROGRESS only come from a `TxnLogStore`
-// that answers a log append error (mapped as appendTransactionToLog maps it).
+// loads them before it serves a request (loadFromLog, called at start by coordinator-state.ts):
+// NOT_COORDINATOR and COORDINATOR_LOAD_IN_PROGRESS only come from a `TxnLogStore` that answers a
+// log append error (mapped as appendTransactionToLog maps it).
 //
 // Transaction version: Kafka 3.9 serves transaction version 0/1 semantics (KIP-890 part 2, "TV2",
 // with its epoch bump on every EndTxn and implicit AddPartitions, is 4.x). So: the epoch is bumped
