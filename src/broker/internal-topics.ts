@@ -27,11 +27,14 @@ const CONFIGS: Record<string, ReadonlyArray<[string, string]>> = {
     ['segment.bytes', String(INTERNAL_TOPIC_SEGMENT_BYTES)],
     ['compression.type', 'producer'],
   ],
-  // TransactionStateManager.transactionTopicConfigs (min.insync.replicas is left out: one broker).
+  // TransactionStateManager.transactionTopicConfigs. min.insync.replicas is
+  // transaction.state.log.min.isr, which a one-broker Kafka must set to 1 (its default, 2, leaves
+  // the transaction log unwritable with one replica; scripts/kafka-reference sets 1 too).
   [TRANSACTION_STATE_TOPIC]: [
     ['unclean.leader.election.enable', 'false'],
     ['compression.type', 'uncompressed'],
     ['cleanup.policy', 'compact'],
+    ['min.insync.replicas', '1'],
     ['segment.bytes', String(INTERNAL_TOPIC_SEGMENT_BYTES)],
   ],
 };
