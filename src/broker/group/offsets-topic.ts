@@ -22,7 +22,7 @@
 // sequence continues the producer's last one in the partition (0 for its first batch of an epoch,
 // as Kafka's): the records and offsets are Kafka's, only that header field (and DescribeProducers'
 // lastSequence for the partition) differs from the second batch of an epoch on.
-import { ErrorCode } from '../../codec/index.js';
+import { EncodeError, ErrorCode } from '../../codec/index.js';
 import { ensureInternalTopic, OFFSETS_TOPIC } from '../internal-topics.js';
 import { resolveLogConfig } from '../log/log-config.js';
 import { NO_VERIFICATION, type TxnAppendOptions } from '../log/log-results.js';
@@ -58,7 +58,17 @@ export function appendToOffsetsTopic(b: OffsetsTopicServices, batch: GroupRecord
     const guard = verificationEnabled ? log.producers.maybeStartTransactionVerification(batch.producerId, baseSequence, batch.producerEpoch, now) : 0;
     txn = { verificationEnabled, guard };
   }
-  const result = log.appendAsLeader(encodeGroupRecordBatch(batch, baseSequence), resolveLogConfig(topic.configs, b.logDefaults), now, txn);
+  let bytes: Buffer;
+  try {
+    bytes = encodeGroupRecordBatch(batch, baseSequence);
+  } catch (e) {
+    // A string a record cannot hold (a group or member id over 32767 bytes): Kafka's serializer
+    // throws and the request is answered UNKNOWN_SERVER_ERROR.
+    if (!(e instanceof EncodeError)) throw e;
+    b.log.warn({ topic: OFFSETS_TOPIC, partition: batch.partition, cause: batch.cause, err: e.message }, 'group records not appended');
+    return { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, baseOffset: -1 };
+  }
+  const result = log.appendAsLeader(bytes, resolveLogConfig(topic.configs, b.logDefaults), now, txn);
   if (result.errorCode !== ErrorCode.NONE) {
     b.log.warn({ topic: OFFSETS_TOPIC, partition: batch.partition, cause: batch.cause, errorCode: result.errorCode, reason: result.reason }, 'group records not appended');
     return { errorCode: result.errorCode, baseOffset: -1 };

@@ -322,6 +322,15 @@ describe('the records of every write', () => {
     expect(env.topics.get(OFFSETS_TOPIC)!.partitions.reduce((n, l) => n + l.logEndOffset, 0)).toBe(before);
   });
 
+  it('a group id too long for a record (over 32767 bytes) is answered UNKNOWN_SERVER_ERROR, as Kafka\'s serializer throws; nothing is stored', () => {
+    const env = new OffsetsTopicEnv(1_000_000);
+    const h = harness(env);
+    const id = 'g'.repeat(40_000);
+    expect(h.commitOffsets('', -1, [{ topic: 't', partition: 0, offset: 1n }], null, id).topics[0]!.partitions[0]!.errorCode).toBe(ErrorCode.UNKNOWN_SERVER_ERROR);
+    expect(env.offsets(h.coordinator.partitionFor(id))).toEqual([]);
+    expect(h.group(id).offsets.size).toBe(0);
+  });
+
   it('the first write creates __consumer_offsets with Kafka\'s configs (offsetsTopicConfigs) when no FindCoordinator did', () => {
     const env = new OffsetsTopicEnv(1_000_000);
     const h = harness(env);
