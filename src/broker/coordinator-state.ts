@@ -9,8 +9,10 @@
 // Each partition is read as Kafka's loaders read it: from the log start offset to the log end
 // offset (FetchIsolation.LOG_END: open transactions included), in reads of at most
 // offsets.load.buffer.size / transaction.state.log.load.buffer.size (5 MiB) with minOneMessage,
-// stopping when a read brings nothing new. With no data dir both topics are empty (or absent) at
-// start and this does nothing.
+// stopping when a read brings nothing new. A partition that cannot be read is logged and the
+// others load (Kafka's loaders catch the error: the groups of such a partition are not loaded, the
+// transactions read before the bad record are). With no data dir both topics are empty (or
+// absent) at start and this does nothing.
 //
 // Producer ids: a restarted Kafka's controller hands out blocks past every id it gave before (they
 // are in its metadata log; kmock's data dir keeps the next block the same way). If the allocator
@@ -72,6 +74,9 @@ export function loadCoordinatorState(b: CoordinatorStateServices): CoordinatorSt
   const txnState = b.topics.get(TRANSACTION_STATE_TOPIC);
   for (const [partition, log] of (txnState?.partitions ?? []).entries()) {
     if (log.logEndOffset > log.logStartOffset) out.transactions.push(b.transactions.loadFromLog(partition, readLogBatches(log)));
+  }
+  for (const s of [...out.groups, ...out.transactions]) {
+    if (s.error !== undefined) b.log.error({ partition: s.partition, topic: 'groups' in s ? OFFSETS_TOPIC : TRANSACTION_STATE_TOPIC, err: s.error }, 'coordinator state not loaded from a partition');
   }
   advanceProducerIds(b);
   const groups = out.groups.reduce((n, s) => n + s.groups.length, 0);

@@ -213,10 +213,17 @@ export class GroupCoordinator {
    * onGroupLoaded for each group): committed offsets, pending transactional offsets resolved by the
    * markers found (those without one stay pending, their producers' transactions open), group
    * metadata (Empty, or Stable with its members, at its generation). Groups already here are kept.
-   * Called once per partition at broker start, before any request.
+   * Called once per partition at broker start, before any request. A record that cannot be read
+   * loads nothing of the partition (`error` says why), as Kafka's loadGroupsAndOffsets logs the
+   * error and owns the partition without its groups.
    */
   loadFromLog(partition: number, batches: Iterable<RecordBatch>): GroupLoadSummary {
-    const contents = readOffsetsPartition(batches);
+    let contents: ReturnType<typeof readOffsetsPartition>;
+    try {
+      contents = readOffsetsPartition(batches);
+    } catch (e) {
+      return { partition, groups: [], offsets: 0, pendingOffsets: 0, alreadyLoaded: [], unknownKeys: 0, error: e instanceof Error ? e.message : String(e) };
+    }
     return this.kernel.run(() => loadOffsetsPartition(this.kernel, this.offsetsLog, partition, contents));
   }
 

@@ -146,6 +146,8 @@ export interface GroupLoadSummary {
   /** Groups the partition's records name that were already in the registry (kept as they were). */
   alreadyLoaded: string[];
   unknownKeys: number;
+  /** Why the partition could not be read (nothing of it was loaded). */
+  error?: string;
 }
 
 /** GroupMetadataManager.readGroupMessageValue's GroupMetadata.loadGroup: Empty without members, else Stable. */

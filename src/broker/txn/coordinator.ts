@@ -122,6 +122,8 @@ export interface TxnLoadSummary {
   loaded: number;
   /** Records with a key version this coordinator cannot read (skipped, as Kafka warns and skips). */
   unknownKeys: number;
+  /** Why reading stopped early (what was read before is loaded, as Kafka does). */
+  error?: string;
 }
 
 type ApiResult<T> = { error: number } | { ok: T };
@@ -249,13 +251,14 @@ export class TransactionCoordinator {
    * aborted by the timeout check once its timeout passes, counted from its start as before; a
    * PrepareCommit/PrepareAbort one is completed: its markers are written again and then
    * CompleteCommit/CompleteAbort (addLoadedTransactionsToCache, then the markers). An id already
-   * known is replaced, as the partition's cache entry is. Called once per partition at start.
+   * known is replaced, as the partition's cache entry is. A record that cannot be read stops the
+   * reading; what came before it is loaded (`error` says why). Called once per partition at start.
    */
   loadFromLog(partition: number, batches: Iterable<RecordBatch>): TxnLoadSummary {
     let summary: TxnLoadSummary = { partition, loaded: 0, unknownKeys: 0 };
     this.run(() => {
-      const { transactions, unknownKeys } = readTransactionLogPartition(batches);
-      summary = { partition, loaded: transactions.size, unknownKeys };
+      const { transactions, unknownKeys, error } = readTransactionLogPartition(batches);
+      summary = { partition, loaded: transactions.size, unknownKeys, ...(error === undefined ? {} : { error }) };
       const loaded: TxnMetadata[] = [];
       for (const [transactionalId, r] of transactions) {
         const md = new TxnMetadata(

@@ -141,25 +141,30 @@ export function encodeTransactionLogBatch(records: readonly { key: Buffer; value
 /**
  * What loadTransactionMetadata reads from one partition: every record, the last of each id
  * winning, a tombstone removing it. Unknown key versions are skipped (Kafka warns: "It could be a
- * left over from an aborted upgrade"); they are counted in `unknownKeys`.
+ * left over from an aborted upgrade"); they are counted in `unknownKeys`. A record that cannot be
+ * read ends the reading there, keeping what was read before it, as Kafka's loader catches the
+ * error ("Error loading transactions from transaction log") and loads what it had: `error` says why.
  */
-export function readTransactionLogPartition(batches: Iterable<RecordBatch>): { transactions: Map<string, TransactionLogRecord>; unknownKeys: number } {
+export function readTransactionLogPartition(batches: Iterable<RecordBatch>): { transactions: Map<string, TransactionLogRecord>; unknownKeys: number; error?: string } {
   const transactions = new Map<string, TransactionLogRecord>();
   let unknownKeys = 0;
-  for (const batch of batches) {
-    if (batch.isControl) continue;
-    for (const record of batch.records) {
-      if (record.key === null) throw new Error("Transaction state log's key should not be null");
-      const key = readTransactionLogKey(record.key);
-      if ('unknownVersion' in key) {
-        unknownKeys++;
-        continue;
+  try {
+    for (const batch of batches) {
+      if (batch.isControl) continue;
+      for (const record of batch.records) {
+        if (record.key === null) throw new Error("Transaction state log's key should not be null");
+        const key = readTransactionLogKey(record.key);
+        if ('unknownVersion' in key) {
+          unknownKeys++;
+          continue;
+        }
+        const value = readTransactionLogValue(record.value);
+        transactions.delete(key.transactionalId);
+        if (value !== null) transactions.set(key.transactionalId, value);
       }
-      const value = readTransactionLogValue(record.value);
-      transactions.delete(key.transactionalId);
-      if (value !== null) transactions.set(key.transactionalId, value);
     }
+  } catch (e) {
+    return { transactions, unknownKeys, error: e instanceof Error ? e.message : String(e) };
   }
   return { transactions, unknownKeys };
 }
-

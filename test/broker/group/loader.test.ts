@@ -168,4 +168,19 @@ describe('a coordinator rebuilt from the records of another', () => {
     const emptied = batches.map((b) => (b.isControl && b.producerId === 1n ? { ...b, records: [] } : b));
     expect(readOffsetsPartition(emptied).pending.get(1n)?.map((o) => o.offset.offset)).toEqual([100n]);
   });
+
+  it('a record that cannot be read (a value of an unknown version) loads nothing of its partition, as Kafka logs it and owns the partition without its groups; the others load', () => {
+    const { env, h } = story();
+    const partitions = env.partitions(OFFSETS_TOPIC);
+    const p = h.coordinator.partitionFor('simple');
+    const bad = partitions.get(p)!.map((b) => ({ ...b, records: b.records.map((r) => (r.value === null ? r : { ...r, value: Buffer.from([0, 9, ...r.value.subarray(2)]) })) }));
+    partitions.set(p, bad);
+    const reloaded = new Harness({ brokerClock: env.clock, offsetsRetentionCheckIntervalMs: 0 });
+    const summaries = load(reloaded.coordinator, partitions);
+    expect(summaries.find((s) => s.partition === p)).toMatchObject({ groups: [], error: 'Unknown offset message version: 9' });
+    expect(reloaded.coordinator.group('simple')).toBeUndefined();
+    // The consumer group lives in another partition, which loads.
+    expect(reloaded.coordinator.partitionFor('groupId')).not.toBe(p);
+    expect(reloaded.coordinator.group('groupId')?.state).toBe('Stable');
+  });
 });

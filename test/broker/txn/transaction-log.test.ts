@@ -195,4 +195,15 @@ describe('a transaction coordinator rebuilt from the log of another', () => {
     for (const [p, batches] of env.partitions(TRANSACTION_STATE_TOPIC)) reloaded.transactions.loadFromLog(p, batches);
     expect(reloaded.transactions.transactionalIds()).toEqual([]);
   });
+
+  it('a record that cannot be read stops the reading: what came before it loads (as Kafka catches the error), the error is reported', () => {
+    const s = story();
+    const p = s.transactions.partitionFor('open');
+    const batches = s.env.partitions(TRANSACTION_STATE_TOPIC).get(p)!;
+    const broken = [...batches, { ...batches[0]!, records: batches[0]!.records.map((r) => ({ ...r, value: Buffer.from([0, 7, 0]) })) }];
+    const reloaded = coordinators(s.env);
+    const summary = reloaded.transactions.loadFromLog(p, broken);
+    expect(summary.error).toMatch(/Unknown version 7/);
+    expect(reloaded.transactions.metadata('open')?.state).toBe('Ongoing');
+  });
 });
