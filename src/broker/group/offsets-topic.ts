@@ -16,18 +16,13 @@
 // the append carries the guard of a verification state started here
 // (ReplicaManager.maybeStartTransactionVerificationForPartition's VerificationGuard, which 3.9
 // passes to appendForGroup). Kafka appends the coordinator's batches with origin COORDINATOR, which
-// skips the duplicate and sequence checks and writes base sequence 0 every time; PartitionLog's
-// appendAsLeader applies the client's checks, under which a second base sequence 0 of the same
-// epoch is a duplicate or out of order. Until the log takes an origin, such a batch's base
-// sequence continues the producer's last one in the partition (0 for its first batch of an epoch,
-// as Kafka's): the records and offsets are Kafka's, only that header field (and DescribeProducers'
-// lastSequence for the partition) differs from the second batch of an epoch on.
+// skips the duplicate and sequence checks and writes base sequence 0 every time: so does this
+// sink (TxnAppendOptions.origin 'coordinator').
 import { EncodeError, ErrorCode } from '../../codec/index.js';
 import { ensureInternalTopic, OFFSETS_TOPIC } from '../internal-topics.js';
 import { resolveLogConfig } from '../log/log-config.js';
 import { NO_VERIFICATION, type TxnAppendOptions } from '../log/log-results.js';
 import type { PartitionLog } from '../log/partition-log.js';
-import { incrementSequence } from '../log/producer-state.js';
 import type { BrokerServices } from '../services.js';
 import type { Clock } from './clock.js';
 import { encodeGroupRecordBatch, type GroupAppendResult, type GroupRecordBatch, type GroupRecordSink } from './records.js';
@@ -50,13 +45,12 @@ export function appendToOffsetsTopic(b: OffsetsTopicServices, batch: GroupRecord
   // No such partition here: the coordinator is not its leader (getMagic answers None).
   if (log === undefined) return { errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER, baseOffset: -1 };
   const now = b.clock.now();
-  let baseSequence = batch.baseSequence;
-  let txn: TxnAppendOptions = NO_VERIFICATION;
+  const baseSequence = batch.baseSequence;
+  let txn: TxnAppendOptions = { ...NO_VERIFICATION, origin: 'coordinator' };
   if (batch.transactional) {
-    baseSequence = coordinatorBaseSequence(log, batch, now);
     const verificationEnabled = b.config.transactionPartitionVerificationEnable;
     const guard = verificationEnabled ? log.producers.maybeStartTransactionVerification(batch.producerId, baseSequence, batch.producerEpoch, now) : 0;
-    txn = { verificationEnabled, guard };
+    txn = { verificationEnabled, guard, origin: 'coordinator' };
   }
   let bytes: Buffer;
   try {
@@ -75,11 +69,4 @@ export function appendToOffsetsTopic(b: OffsetsTopicServices, batch: GroupRecord
   }
   b.fetchWaiters.notify(OFFSETS_TOPIC, batch.partition);
   return { errorCode: ErrorCode.NONE, baseOffset: result.baseOffset };
-}
-
-/** The base sequence the client-origin checks accept for the producer's next batch here (see above). */
-function coordinatorBaseSequence(log: PartitionLog, batch: GroupRecordBatch, now: number): number {
-  const entry = log.producers.lastEntry(batch.producerId, now);
-  if (entry === undefined || entry.producerEpoch !== batch.producerEpoch) return batch.baseSequence;
-  return incrementSequence(entry.lastSeq, 1);
 }

@@ -44,6 +44,12 @@ export interface TxnAppendOptions {
   verificationEnabled: boolean;
   /** The guard PartitionLog.producers.maybeStartTransactionVerification gave, once the coordinator confirmed. */
   guard: VerificationGuard;
+  /**
+   * AppendOrigin: CLIENT (Produce, the default) or COORDINATOR (the group coordinator's records):
+   * a coordinator's batch skips the duplicate and sequence checks (UnifiedLog.
+   * analyzeAndValidateProducerState, ProducerAppendInfo.maybeValidateDataBatch).
+   */
+  origin?: 'client' | 'coordinator';
 }
 
 /** Kafka's default: verification on, no guard (a transactional batch starting a transaction is refused). */

@@ -264,6 +264,7 @@ export class PartitionLog {
         isTransactional,
         verificationEnabled: txn.verificationEnabled,
         guard: txn.guard,
+        origin: txn.origin,
       });
       if (check.kind === 'duplicate') {
         return {

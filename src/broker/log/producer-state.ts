@@ -159,6 +159,8 @@ export interface TxnBatchInfo {
   verificationEnabled: boolean;
   /** The guard Produce's verification was given (SENTINEL_GUARD when there was none). */
   guard: VerificationGuard;
+  /** AppendOrigin.COORDINATOR skips the duplicate and sequence checks. */
+  origin?: 'client' | 'coordinator';
 }
 
 const NOT_TRANSACTIONAL: TxnBatchInfo = { isTransactional: false, verificationEnabled: true, guard: SENTINEL_GUARD };
@@ -260,7 +262,8 @@ export class ProducerStateManager {
     txn: TxnBatchInfo = NOT_TRANSACTIONAL,
   ): ProducerCheck {
     const current = this.lastEntry(producerId, now);
-    if (current !== undefined) {
+    const fromClient = txn.origin !== 'coordinator';
+    if (current !== undefined && fromClient) {
       const dup = current.findDuplicateBatch(epoch, firstSeq, lastSeq);
       if (dup !== undefined) return { kind: 'duplicate', batch: dup };
     }
@@ -276,9 +279,9 @@ export class ProducerStateManager {
     const currentEpoch = current?.producerEpoch ?? NO_PRODUCER_EPOCH;
     // checkProducerEpoch
     if (epoch < currentEpoch) return this.epochError(producerId, firstOffset, epoch, currentEpoch);
-    // checkSequence (origin CLIENT)
+    // checkSequence (origin CLIENT only)
     const verification = this.verificationStates.get(producerId);
-    if (verification !== undefined && firstSeq > verification.lowestSequence) {
+    if (fromClient && verification !== undefined && firstSeq > verification.lowestSequence) {
       return {
         kind: 'error',
         errorCode: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
@@ -287,7 +290,9 @@ export class ProducerStateManager {
           `${firstSeq} (incoming seq. number), ${verification.lowestSequence} (earliest seen sequence)`,
       };
     }
-    if (epoch !== currentEpoch) {
+    if (!fromClient) {
+      // a coordinator's batch: no sequence rules
+    } else if (epoch !== currentEpoch) {
       if (firstSeq !== 0 && currentEpoch !== NO_PRODUCER_EPOCH) {
         return {
           kind: 'error',
