@@ -211,6 +211,8 @@ const REQUESTS: Record<number, object> = {
   30: { creations: [{ resourceType: 2, resourceName: 't', resourcePatternType: 3, principal: 'User:a', host: '*', operation: 3, permissionType: 3 }] },
   31: { filters: [{ resourceTypeFilter: 2, resourceNameFilter: 't', patternTypeFilter: 3, principalFilter: null, hostFilter: null, operation: 1, permissionType: 1 }] },
   32: { resources: [{ resourceType: 2, resourceName: 't', configurationKeys: null }] },
+  33: { resources: [{ resourceType: 2, resourceName: 't', configs: [{ name: 'retention.ms', value: '1' }] }], validateOnly: false },
+  44: { resources: [{ resourceType: 2, resourceName: 't', configs: [{ name: 'retention.ms', configOperation: 0, value: '1' }] }], validateOnly: false },
   37: { topics: [{ name: 't', count: 2, assignments: null }] },
   42: { groupsNames: ['g'] },
   47: { groupId: 'g', topics: [{ name: 't', partitions: [{ partitionIndex: 0 }] }] },
