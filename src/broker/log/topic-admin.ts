@@ -90,12 +90,13 @@ export interface ConfigInput {
  * LogConfig.validate (unknown names, then every key parsed and checked in definition order, then
  * the cross-key checks). Null when they are valid.
  */
-export function validateNewTopicConfigs(configs: readonly ConfigInput[]): ApiError | null {
+export function validateNewTopicConfigs(configs: readonly ConfigInput[], brokerValue?: (name: string) => string | undefined): ApiError | null {
   const nulls = configs.filter((c) => c.value === null).map((c) => c.name);
   if (nulls.length > 0) {
     return apiError(ErrorCode.INVALID_CONFIG, `Null value not supported for topic configs: ${nulls.join(',')}`);
   }
-  const invalid = validateTopicConfigs(configMap(configs));
+  // The cross-key checks (the compaction lags) read the broker's value of a config the topic does not set.
+  const invalid = validateTopicConfigs(configMap(configs), brokerValue);
   return invalid === null ? null : apiError(ErrorCode.INVALID_CONFIG, invalid);
 }
 
@@ -281,7 +282,7 @@ export function createTopics(
   let records = 0;
   for (const t of effective) {
     if (errors.has(t.name)) continue;
-    const configError = validateNewTopicConfigs(t.configs);
+    const configError = validateNewTopicConfigs(t.configs, (n) => broker.dynamicConfigs.topicDefault(n));
     if (configError) {
       errors.set(t.name, configError);
       continue;

@@ -60,6 +60,7 @@ import {
   type ScannedBatch,
   type ScanStop,
 } from './format/index.js';
+import type { SavedDynamicConfigs } from '../config/dynamic-configs.js';
 import { FileSegment } from './segment-file.js';
 import { walkBatchHeaders, type BatchHeaderInfo } from './header-walk.js';
 
@@ -84,7 +85,8 @@ export interface SavedCluster {
   topics: SavedTopic[];
   /** The controller's next producer id block start (ProducerIdsRecord), as a decimal string. */
   nextProducerIdBlock?: string;
-  dynamicConfigs: { broker: Array<[string, string]>; clusterDefault: Array<[string, string]> };
+  /** DynamicBrokerConfigs.entries(): per broker, cluster default, client metrics subscriptions. */
+  dynamicConfigs: SavedDynamicConfigs;
 }
 
 /** What loading a partition found (logged, and reported by tests). */
