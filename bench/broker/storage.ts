@@ -255,7 +255,7 @@ async function main(): Promise<void> {
       await b.stop();
       rmSync(dir, { recursive: true, force: true });
     }
-    rows.push('', 'Loading reads only the batch headers below the recovery point (all of the log after a clean shutdown; after kill -9, from the recovery point the last checkpoint recorded) and scans the rest (sizes, magic, CRC-32C), as Kafka's LogLoader recovers; batch bytes stay on disk, so RSS after start does not grow with the data stored.', '');
+    rows.push('', 'Loading reads only the batch headers below the recovery point (all of the log after a clean shutdown; after kill -9, from the recovery point the last checkpoint recorded) and scans the rest (sizes, magic, CRC-32C), as Kafka\'s LogLoader recovers; batch bytes stay on disk, so RSS after start does not grow with the data stored.', '');
 
     // ---- memory per stored byte ----------------------------------------------------------------------
     {

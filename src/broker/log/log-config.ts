@@ -228,3 +228,13 @@ function longConfig(get: Lookup, key: string): bigint {
   if (v === undefined || !/^-?\d+$/.test(v.trim())) return NO_TIMESTAMP_BOUND;
   return BigInt(v.trim());
 }
+
+/** LogConfig.maxSegmentMs: a compacted topic rolls by max.compaction.lag.ms too. */
+export function maxSegmentMs(config: LogConfig): number {
+  return config.compact && config.maxCompactionLagMs > 0 ? Math.min(config.maxCompactionLagMs, config.segmentMs) : config.segmentMs;
+}
+
+/** LogConfig.randomSegmentJitter */
+export function randomSegmentJitter(config: LogConfig, randomInt: () => number): number {
+  return config.segmentJitterMs === 0 ? 0 : randomInt() % Math.min(config.segmentJitterMs, config.segmentMs);
+}

@@ -77,3 +77,11 @@ export interface TimestampAndOffset {
   /** Leader epoch of the batch holding the offset, or -1 when unknown. */
   leaderEpoch: number;
 }
+
+/** What one retention rule deleted (logged by the log manager). */
+export interface RetentionDeletion {
+  reason: 'log-start-offset' | 'retention.bytes' | 'retention.ms' | 'memory';
+  segments: number;
+  bytes: number;
+  logStartOffset: number;
+}

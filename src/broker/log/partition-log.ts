@@ -19,37 +19,25 @@
 // KafkaApis.handleWriteTxnMarkersRequest has them appended (origin COORDINATOR); txn-index.ts
 // keeps the aborted transactions and the sparse offset index that bound a read_committed read's
 // aborted list (LocalLog.addAbortedTransactions).
-import {
-  ATTRIBUTES_OFFSET,
-  BATCH_LENGTH_OFFSET,
-  LOG_OVERHEAD,
-  MAGIC_OFFSET,
-  MAX_TIMESTAMP_OFFSET,
-  PARTITION_LEADER_EPOCH_OFFSET,
-  PRODUCER_EPOCH_OFFSET,
-  PRODUCER_ID_OFFSET,
-  RECORD_BATCH_OVERHEAD,
-  TIMESTAMP_TYPE_MASK,
-  TRANSACTIONAL_FLAG_MASK,
-} from '../../codec/records/constants.js';
+import { ATTRIBUTES_OFFSET, PRODUCER_EPOCH_OFFSET, PRODUCER_ID_OFFSET, TRANSACTIONAL_FLAG_MASK } from '../../codec/records/constants.js';
 import { encodeEndTxnMarkerBatch } from '../../codec/records/control.js';
-import { setBaseOffset, setMaxTimestamp, setPartitionLeaderEpoch } from '../../codec/records/header.js';
-import { forEachStoredRecord } from '../../codec/records/record-walk.js';
+import { stampAppendedHeader } from '../../codec/records/header.js';
 import { reportsUnknownLogStart, validateClientBatch, type BatchRejection } from '../../codec/records/validate.js';
-import { DEFAULT_LOG_CONFIG, type LogConfig } from './log-config.js';
-import { NO_VERIFICATION, type AppendResult, type ControlMarker, type MarkerAppendResult, type ReadResult, type TimestampAndOffset, type TxnAppendOptions } from './log-results.js';
+import { DEFAULT_LOG_CONFIG, maxSegmentMs, randomSegmentJitter, type LogConfig } from './log-config.js';
+import { NO_VERIFICATION, type AppendResult, type ControlMarker, type MarkerAppendResult, type ReadResult, type RetentionDeletion, type TimestampAndOffset, type TxnAppendOptions } from './log-results.js';
 import { firstOffsetOf, incrementSequence, ProducerStateManager } from './producer-state.js';
 import { TransactionIndex, type AbortedTxn } from './txn-index.js';
-import { LogSegment, type SegmentFile } from './segment.js';
+import { LogSegment, ownBytes, type SegmentFile } from './segment.js';
+import { legacyOffsetsBefore, maxTimestampOffset, offsetForTimestamp } from './offset-lookups.js';
 import { planMessageSetAppend } from './up-convert.js';
 import { recompressBatch } from './recompress.js';
 import { ErrorCode } from '../../codec/index.js';
 
 // The log's config moved to log-config.ts; these re-exports keep the callers that import them
 // from here (handlers/delete-records.ts, bench/broker/produce-diff.ts) working.
-export { DEFAULT_LOG_CONFIG, resolveLogConfig, type LogConfig } from './log-config.js';
+export { DEFAULT_LOG_CONFIG, maxSegmentMs, resolveLogConfig, type LogConfig } from './log-config.js';
 export type { RecordError } from '../../codec/records/validate.js';
-export { NO_VERIFICATION, type AppendResult, type ControlMarker, type MarkerAppendResult, type ReadResult, type TimestampAndOffset, type TxnAppendOptions } from './log-results.js';
+export { NO_VERIFICATION, type AppendResult, type ControlMarker, type MarkerAppendResult, type ReadResult, type RetentionDeletion, type TimestampAndOffset, type TxnAppendOptions } from './log-results.js';
 
 /** The partition's leader epoch. kmock's single broker has led every partition since epoch 0. */
 export const LEADER_EPOCH = 0;
@@ -248,7 +236,7 @@ export class PartitionLog {
     if (!Number.isSafeInteger(maxTimestamp)) {
       return this.failure(ErrorCode.UNKNOWN_SERVER_ERROR, `max timestamp ${maxTimestamp} is outside what kmock can store exactly`);
     }
-    stampHeader(batch, attributes, baseOffset, logAppendTime ? 1 : 0, maxTimestamp);
+    stampAppendedHeader(batch, attributes, baseOffset, LEADER_EPOCH, logAppendTime ? 1 : 0, maxTimestamp);
     // UnifiedLog.append: maybe roll before the producer state is checked (a duplicate can roll too).
     this.maybeRoll(size, maxTimestamp, baseOffset, lastOffset, config, now);
 
@@ -674,142 +662,29 @@ export class PartitionLog {
     return new LogSegment(baseOffset, created, 0, config.segmentIndexBytes, this.segmentFile(baseOffset, true));
   }
 
-  // ---- offsets by timestamp (UnifiedLog.fetchOffsetByTimestamp) --------------------------------------
+  // ---- offsets by timestamp (offset-lookups.ts: UnifiedLog.fetchOffsetByTimestamp) ----------------
 
-  /**
-   * The first record at or after the log start offset with timestamp >= `target` (its own
-   * timestamp and offset), searched in the first segment whose largest timestamp reaches `target`
-   * only (LogSegment.findOffsetByTimestamp), or null when there is none (ListOffsets answers -1/-1).
-   */
+  /** ListOffsets by timestamp: offset-lookups.ts offsetForTimestamp. */
   offsetForTimestamp(target: number): TimestampAndOffset | null {
-    const seg = this.segments.find((s) => s.largestTimestamp >= target);
-    if (seg === undefined) return null;
-    const lso = this.logStartOffset;
-    for (let i = 0; i < seg.batchCount; i++) {
-      if (seg.maxTimestampAt(i) < target || seg.lastOffsetAt(i) < lso) continue;
-      const batch = seg.batchAt(i);
-      const base = seg.baseOffsetAt(i);
-      const hit: { found: TimestampAndOffset | null } = { found: null };
-      forEachStoredRecord(batch, (offsetDelta, timestamp) => {
-        if (timestamp >= target && base + offsetDelta >= lso) {
-          hit.found = { timestamp, offset: base + offsetDelta, leaderEpoch: epochOf(batch) };
-          return true;
-        }
-        return false;
-      });
-      if (hit.found !== null) return hit.found;
-    }
-    return null;
+    return offsetForTimestamp(this, target);
   }
 
-  /**
-   * ListOffsets MAX_TIMESTAMP (-3): the first segment with the largest max timestamp, its first
-   * batch with that timestamp, and in it the first record with that timestamp. Like Kafka, this
-   * looks at every batch the segments still hold, including batches below a log start offset moved
-   * by DeleteRecords (until retention deletes their segment).
-   */
+  /** ListOffsets MAX_TIMESTAMP (-3): offset-lookups.ts maxTimestampOffset. */
   maxTimestampOffset(): TimestampAndOffset | null {
-    // UnifiedLog.fetchOffsetByTimestamp: segments.maxBy(maxTimestampSoFar), the first on a tie.
-    let best = this.segments[0];
-    for (const seg of this.segments) if (seg.maxTimestampSoFar > best.maxTimestampSoFar) best = seg;
-    if (best.maxTimestampSoFar >= 0) {
-      return best.offsetOfMaxTimestamp === null ? null : { timestamp: best.maxTimestampSoFar, offset: best.offsetOfMaxTimestamp, leaderEpoch: LEADER_EPOCH };
-    }
-    // No timestamp above -1 anywhere: the first batch with max timestamp -1 (Kafka's fallback).
-    const candidate = best.noTimestampCandidate;
-    if (candidate !== null && candidate.offset !== null) return { timestamp: -1, offset: candidate.offset, leaderEpoch: LEADER_EPOCH };
-    return null;
+    return maxTimestampOffset(this);
   }
 
-  /**
-   * ListOffsets v0 (UnifiedLog.legacyFetchOffsetsBefore): each segment's base offset (at least the
-   * log start offset) stamped with its mtime, and, when the last segment holds data, the log end
-   * offset stamped "now"; the offsets at or before `timestamp`, newest first, at most `maxNumOffsets`.
-   * Throws RangeError for a negative maxNumOffsets (Kafka fails allocating the array).
-   */
+  /** ListOffsets v0: offset-lookups.ts legacyOffsetsBefore. */
   legacyOffsetsBefore(timestamp: number, maxNumOffsets: number, now = Date.now()): number[] {
-    const table: Array<[number, number]> = this.segments.map((seg) => [Math.max(seg.baseOffset, this.logStartOffset), seg.lastModified]);
-    if (this.activeSegment.size > 0) table.push([this.logEndOffset, now]);
-    let start: number;
-    if (timestamp === -1) start = table.length - 1;
-    else if (timestamp === -2) start = 0;
-    else {
-      start = table.length - 1;
-      while (start >= 0 && table[start][1] > timestamp) start--;
-    }
-    const n = Math.min(maxNumOffsets, start + 1);
-    if (n < 0) throw new RangeError(`negative array size ${n}`);
-    const out: number[] = [];
-    for (let j = 0; j < n; j++) out.push(table[start - j][0]);
-    return out.sort((a, b) => b - a);
+    return legacyOffsetsBefore(this, timestamp, maxNumOffsets, now);
   }
 }
 
-/** What one retention rule deleted (logged by the log manager). */
-export interface RetentionDeletion {
-  reason: 'log-start-offset' | 'retention.bytes' | 'retention.ms' | 'memory';
-  segments: number;
-  bytes: number;
-  logStartOffset: number;
-}
-
-/** LogConfig.maxSegmentMs: a compacted topic rolls by max.compaction.lag.ms too. */
-export function maxSegmentMs(config: LogConfig): number {
-  return config.compact && config.maxCompactionLagMs > 0 ? Math.min(config.maxCompactionLagMs, config.segmentMs) : config.segmentMs;
-}
-
-/** LogConfig.randomSegmentJitter */
-function randomSegmentJitter(config: LogConfig, randomInt: () => number): number {
-  return config.segmentJitterMs === 0 ? 0 : randomInt() % Math.min(config.segmentJitterMs, config.segmentMs);
-}
-
-/**
- * The bytes a stored batch keeps alive. A batch is stored as a view of its Produce request's
- * frame (no copy); when that frame is much larger than the batch (many partitions in one request,
- * or a small frame read in a large socket chunk), the view would pin all of it for as long as the
- * batch is retained, so the batch gets its own copy instead: memory stays proportional to what is
- * stored (the stored-memory cap counts batch bytes).
- */
-function ownBytes(batch: Buffer): Buffer {
-  const backing = batch.buffer.byteLength;
-  if (backing <= batch.length * 2 + 16384) return batch;
-  const copy = Buffer.allocUnsafeSlow(batch.length);
-  batch.copy(copy);
-  return copy;
-}
 
 
-function epochOf(batch: Buffer): number {
-  const e = batch.readInt32BE(12);
-  return e >= 0 ? e : -1;
-}
 
-/**
- * setBaseOffset, setPartitionLeaderEpoch(LEADER_EPOCH) and setMaxTimestamp (header.ts) on a batch
- * whose attributes were read as `attributes`: the same bytes, without BigInt. A buffer those
- * setters would refuse (not exactly one v2 batch), and a stored max timestamp they cannot read (or
- * that must change, which means a new CRC) go through the setters themselves, errors included.
- */
-function stampHeader(batch: Buffer, attributes: number, baseOffset: number, timestampType: 0 | 1, maxTimestamp: number): void {
-  const size = batch.length;
-  if (size < RECORD_BATCH_OVERHEAD || batch[MAGIC_OFFSET] !== 2 || batch.readInt32BE(BATCH_LENGTH_OFFSET) + LOG_OVERHEAD !== size) {
-    setBaseOffset(batch, BigInt(baseOffset));
-    setPartitionLeaderEpoch(batch, LEADER_EPOCH);
-    setMaxTimestamp(batch, timestampType, maxTimestamp);
-    return;
-  }
-  // baseOffset is a safe non-negative integer: high and low 32 bits.
-  batch.writeUInt32BE(Math.floor(baseOffset / 0x100000000), 0);
-  batch.writeUInt32BE(baseOffset >>> 0, 4);
-  batch.writeInt32BE(LEADER_EPOCH, PARTITION_LEADER_EPOCH_OFFSET);
-  const hi = batch.readInt32BE(MAX_TIMESTAMP_OFFSET);
-  const unchanged =
-    hi < 0x200000 &&
-    hi > -0x200000 &&
-    hi * 0x100000000 + batch.readUInt32BE(MAX_TIMESTAMP_OFFSET + 4) === maxTimestamp &&
-    ((attributes & TIMESTAMP_TYPE_MASK) !== 0 ? 1 : 0) === timestampType;
-  if (!unchanged) setMaxTimestamp(batch, timestampType, maxTimestamp);
-}
+
+
 
 function unknownFailure(errorCode: number, reason: string): AppendResult {
   return { errorCode, baseOffset: -1, logAppendTime: -1, logStartOffset: -1, recordErrors: [], errorMessage: null, reason, appended: false };

@@ -343,3 +343,18 @@ export class LogSegment {
     return { bytes: dropped, nextOffset };
   }
 }
+
+/**
+ * The bytes a stored batch keeps alive. A batch is stored as a view of its Produce request's
+ * frame (no copy); when that frame is much larger than the batch (many partitions in one request,
+ * or a small frame read in a large socket chunk), the view would pin all of it for as long as the
+ * batch is retained, so the batch gets its own copy instead: memory stays proportional to what is
+ * stored (the stored-memory cap counts batch bytes).
+ */
+export function ownBytes(batch: Buffer): Buffer {
+  const backing = batch.buffer.byteLength;
+  if (backing <= batch.length * 2 + 16384) return batch;
+  const copy = Buffer.allocUnsafeSlow(batch.length);
+  batch.copy(copy);
+  return copy;
+}

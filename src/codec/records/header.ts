@@ -184,3 +184,31 @@ function checkBatchBuffer(batch: Buffer): void {
     throw new EncodeError(`buffer holds ${batch.length} bytes but the batch is ${batchSize(batch)}: pass one batch's own view`);
   }
 }
+
+/**
+ * What the leader stamps on a batch it appends (UnifiedLog.append / LogValidator): setBaseOffset,
+ * setPartitionLeaderEpoch and setMaxTimestamp on a batch
+ * whose attributes were read as `attributes`: the same bytes, without BigInt. A buffer those
+ * setters would refuse (not exactly one v2 batch), and a stored max timestamp they cannot read (or
+ * that must change, which means a new CRC) go through the setters themselves, errors included.
+ */
+export function stampAppendedHeader(batch: Buffer, attributes: number, baseOffset: number, leaderEpoch: number, timestampType: 0 | 1, maxTimestamp: number): void {
+  const size = batch.length;
+  if (size < RECORD_BATCH_OVERHEAD || batch[MAGIC_OFFSET] !== 2 || batch.readInt32BE(BATCH_LENGTH_OFFSET) + LOG_OVERHEAD !== size) {
+    setBaseOffset(batch, BigInt(baseOffset));
+    setPartitionLeaderEpoch(batch, leaderEpoch);
+    setMaxTimestamp(batch, timestampType, maxTimestamp);
+    return;
+  }
+  // baseOffset is a safe non-negative integer: high and low 32 bits.
+  batch.writeUInt32BE(Math.floor(baseOffset / 0x100000000), 0);
+  batch.writeUInt32BE(baseOffset >>> 0, 4);
+  batch.writeInt32BE(leaderEpoch, PARTITION_LEADER_EPOCH_OFFSET);
+  const hi = batch.readInt32BE(MAX_TIMESTAMP_OFFSET);
+  const unchanged =
+    hi < 0x200000 &&
+    hi > -0x200000 &&
+    hi * 0x100000000 + batch.readUInt32BE(MAX_TIMESTAMP_OFFSET + 4) === maxTimestamp &&
+    ((attributes & TIMESTAMP_TYPE_MASK) !== 0 ? 1 : 0) === timestampType;
+  if (!unchanged) setMaxTimestamp(batch, timestampType, maxTimestamp);
+}
