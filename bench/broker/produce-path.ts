@@ -172,7 +172,7 @@ async function stages(): Promise<void> {
       const a = performance.now();
       const d = decodeRequest(f);
       const b = performance.now();
-      const ctx: RequestContext = { services: broker.services, connection: { id: 1, clientHost: 'x', clientPort: 1 }, closeConnection: () => undefined, header: d.header, apiVersion: 7, receivedAt: b, receivedAtClock: 0 };
+      const ctx: RequestContext = { services: broker.services, connection: { id: 1, clientHost: 'x', clientPort: 1, listenerName: 'PLAINTEXT', securityProtocol: 'PLAINTEXT', principal: 'User:ANONYMOUS'}, listener: broker.services.listeners[0], closeConnection: () => undefined, header: d.header, apiVersion: 7, receivedAt: b, receivedAtClock: 0 };
       const res = handler.handle(ctx, d.body as never);
       const c = performance.now();
       encodeResponseChunks(0, 7, d.header.correlationId, res as never);

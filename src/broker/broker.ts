@@ -18,7 +18,12 @@ import { DynamicBrokerConfigs } from './config/dynamic-configs.js';
 import { FetchWaiters } from './log/fetch-waiters.js';
 import { ProducerIdManager } from './log/producer-ids.js';
 import { GroupCoordinator, isPolicyEvent, type GroupEvent } from './group/index.js';
-import { TopicDeletions, type AdvertisedListener, type BrokerServices } from './services.js';
+import { TopicDeletions, type AdvertisedListener, type BrokerServices, type ListenerEndpoint } from './services.js';
+import { resolveListeners } from './security/listeners.js';
+import type { ListenerSpec } from './security/types.js';
+import { ANONYMOUS } from './security/types.js';
+import { createAuthorizer, type Authorizer } from './security/authorizer/index.js';
+import { ScramCredentialStore } from './security/sasl/scram-credentials.js';
 import { BrokerClock } from './time/broker-clock.js';
 import { DETERMINISTIC_EPOCH_MS } from './config.js';
 import { randomIds, SeededIds, type IdSource } from './ids.js';
@@ -70,6 +75,12 @@ export class Broker implements ConnectionDeps {
   /** What every connection consults before a request runs (the control plane's faults). */
   readonly hooks: ConnectionHooks = { interceptor: undefined };
   readonly advertised: AdvertisedListener;
+  /** The listeners (security/listeners.ts), each with the endpoint handlers answer for it; server.ts binds them. */
+  readonly listeners: ReadonlyArray<{ spec: ListenerSpec; endpoint: ListenerEndpoint }>;
+  /** The ACL authorizer, when authorizer.class.name asks for one. */
+  readonly authorizer: Authorizer | undefined;
+  /** SCRAM credentials of every user (sasl.users, AlterUserScramCredentials). */
+  readonly scramCredentials = new ScramCredentialStore();
   /** What handlers, the log and the config code may use (services.ts). */
   readonly services: BrokerServices;
   /** Strict-clients mode: what clients did that a correct client does not (strict/findings.ts). */
@@ -169,7 +180,12 @@ export class Broker implements ConnectionDeps {
     loadCoordinatorState(this);
     this.clientFindings = new ClientFindings(config.strictClients, this.log, this.clock);
     this.requestMemory = requestMemoryPool(config, this.log, () => this.clock.now());
-    this.advertised = { host: config.advertisedHost ?? config.host, port: config.advertisedPort ?? config.port };
+    this.listeners = resolveListeners(config).map((spec) => ({
+      spec,
+      endpoint: { name: spec.name, protocol: spec.protocol, advertised: { host: spec.advertisedHost, port: spec.advertisedPort ?? spec.port } },
+    }));
+    this.advertised = this.listeners[0].endpoint.advertised;
+    this.authorizer = createAuthorizer(config, this.log);
     this.services = {
       config,
       log: this.log,
@@ -186,6 +202,9 @@ export class Broker implements ConnectionDeps {
       transactions: this.transactions,
       topicDeletions: this.topicDeletions,
       advertised: this.advertised,
+      listeners: this.listeners.map((l) => l.endpoint),
+      authorizer: this.authorizer,
+      scramCredentials: this.scramCredentials,
       apis: [...this.handlers.values()]
         .sort((a, b) => a.apiKey - b.apiKey)
         .map((h) => ({ apiKey: h.apiKey, minVersion: h.minVersion, maxVersion: h.maxVersion })),
@@ -203,8 +222,9 @@ export class Broker implements ConnectionDeps {
     this.advertised.port = port;
   }
 
-  accept(socket: Socket): Connection {
-    const c = new Connection(this, socket, this.nextConnectionId++);
+  /** A new client connection on `listener` (the first listener when not given: kmock's own tests). */
+  accept(socket: Socket, listener = this.listeners[0]): Connection {
+    const c = new Connection(this, socket, this.nextConnectionId++, { endpoint: listener.endpoint, principal: ANONYMOUS });
     this.connections.add(c);
     this.stats.connectionsOpened++;
     this.log.debug({ connection: c.info.id, host: c.info.clientHost, port: c.info.clientPort }, 'connection opened');

@@ -133,6 +133,69 @@ export interface BrokerConfig {
   /** kmock's own: fsync the data dir before answering acks=all (and markers, offsets). */
   fsyncOnAcksAll: boolean;
 
+
+  // ---- listeners and security (Kafka's names; docs/security.md) ----
+  /** listeners: "NAME://host:port,..." (null: one PLAINTEXT listener on host:port). */
+  listeners: string | null;
+  /** advertised.listeners (null: the bound listeners). */
+  advertisedListeners: string | null;
+  /** listener.security.protocol.map */
+  listenerSecurityProtocolMap: string;
+  /**
+   * The `listener.name.<listener>.<key>` settings (per-listener SSL and SASL settings, the JAAS
+   * configs), by their full names: security/listener-settings.ts reads them.
+   */
+  listenerOverrides: Record<string, string>;
+  /** sasl.enabled.mechanisms (Kafka's default GSSAPI, which kmock cannot serve: see resolveListeners). */
+  saslEnabledMechanisms: string;
+  /** ssl.client.auth: none, requested or required. */
+  sslClientAuth: string;
+  /** ssl.enabled.protocols */
+  sslEnabledProtocols: string;
+  /** ssl.cipher.suites (JSSE names; empty: the defaults). */
+  sslCipherSuites: string;
+  /** ssl.keystore.type: PEM or PKCS12 (JKS is refused with a hint). */
+  sslKeystoreType: string;
+  sslKeystoreLocation: string | null;
+  sslKeystorePassword: string | null;
+  sslKeyPassword: string | null;
+  /** ssl.keystore.key: a PEM private key, inline. */
+  sslKeystoreKey: string | null;
+  /** ssl.keystore.certificate.chain: PEM certificates, inline. */
+  sslKeystoreCertificateChain: string | null;
+  sslTruststoreType: string;
+  sslTruststoreLocation: string | null;
+  sslTruststorePassword: string | null;
+  /** ssl.truststore.certificates: PEM certificates, inline. */
+  sslTruststoreCertificates: string | null;
+  /** ssl.principal.mapping.rules */
+  sslPrincipalMappingRules: string;
+  /** connections.max.reauth.ms (KIP-368; 0: sessions never expire). */
+  connectionsMaxReauthMs: number;
+  /** connection.failed.authentication.delay.ms: a failed authentication's close waits this long. */
+  connectionFailedAuthenticationDelayMs: number;
+  /** sasl.server.max.receive.size: the largest frame before authentication completes. */
+  saslServerMaxReceiveSize: number;
+  /** authorizer.class.name ("" : none; StandardAuthorizer or AclAuthorizer: the ACL authorizer). */
+  authorizerClassName: string;
+  /** super.users (the authorizer's): "User:a;User:b". */
+  superUsers: string;
+  /** allow.everyone.if.no.acl.found (the authorizer's). */
+  allowEveryoneIfNoAclFound: boolean;
+  /**
+   * kmock's own: users created at start, "name:password,...": each gets a PLAIN login on every
+   * SASL listener and SCRAM-SHA-256/512 credentials (4096 iterations).
+   */
+  saslUsers: string | null;
+  /**
+   * kmock's own (`--tls`): a self-signed CA and a certificate for the advertised hosts, made at
+   * start for every SSL / SASL_SSL listener without a keystore; with no `listeners`, the one
+   * listener becomes SSL. The CA is written to tlsDir.
+   */
+  tls: boolean;
+  /** Where `tls` writes ca.pem (and the broker's cert and key); null: a new temp dir. */
+  tlsDir: string | null;
+
   /**
    * How the broker's clock moves (time/broker-clock.ts, docs/testing.md): 'system' (real time),
    * 'manual' (only when the test advances it) or { speed: N } (real time, N times faster). As
@@ -229,6 +292,34 @@ export const DEFAULT_CONFIG: BrokerConfig = {
   queuedMaxRequestBytes: 268435456,
   storedMaxBytes: 1073741824,
   fsyncOnAcksAll: false,
+  listeners: null,
+  advertisedListeners: null,
+  listenerSecurityProtocolMap: 'SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT',
+  listenerOverrides: {},
+  saslEnabledMechanisms: 'GSSAPI',
+  sslClientAuth: 'none',
+  sslEnabledProtocols: 'TLSv1.2,TLSv1.3',
+  sslCipherSuites: '',
+  sslKeystoreType: 'JKS',
+  sslKeystoreLocation: null,
+  sslKeystorePassword: null,
+  sslKeyPassword: null,
+  sslKeystoreKey: null,
+  sslKeystoreCertificateChain: null,
+  sslTruststoreType: 'JKS',
+  sslTruststoreLocation: null,
+  sslTruststorePassword: null,
+  sslTruststoreCertificates: null,
+  sslPrincipalMappingRules: 'DEFAULT',
+  connectionsMaxReauthMs: 0,
+  connectionFailedAuthenticationDelayMs: 100,
+  saslServerMaxReceiveSize: 524288,
+  authorizerClassName: '',
+  superUsers: '',
+  allowEveryoneIfNoAclFound: false,
+  saslUsers: null,
+  tls: false,
+  tlsDir: null,
   clock: 'system',
   deterministic: false,
   seed: 0,
@@ -259,22 +350,57 @@ export const KAFKA_INTERNAL_SETTING_NAMES: Record<string, keyof BrokerConfig> = 
   'log.initial.task.delay.ms': 'logInitialTaskDelayMs',
 };
 
+/**
+ * Kafka's listener and security settings that kmock applies but does not describe as catalog
+ * entries (config/broker-configs.ts): the listeners (DescribeConfigs renders them from the bound
+ * listeners: config/describe.ts), KafkaConfig's security keys outside the catalog, and the
+ * authorizer's own settings (StandardAuthorizer reads them from the broker's properties).
+ */
+export const KAFKA_SECURITY_SETTING_NAMES: Record<string, keyof BrokerConfig> = {
+  listeners: 'listeners',
+  'advertised.listeners': 'advertisedListeners',
+  'listener.security.protocol.map': 'listenerSecurityProtocolMap',
+  'ssl.principal.mapping.rules': 'sslPrincipalMappingRules',
+  'connections.max.reauth.ms': 'connectionsMaxReauthMs',
+  'connection.failed.authentication.delay.ms': 'connectionFailedAuthenticationDelayMs',
+  'sasl.server.max.receive.size': 'saslServerMaxReceiveSize',
+  'authorizer.class.name': 'authorizerClassName',
+  'super.users': 'superUsers',
+  'allow.everyone.if.no.acl.found': 'allowEveryoneIfNoAclFound',
+  // kmock's own, under Kafka-style names for config files
+  'sasl.users': 'saslUsers',
+};
+
+/** The prefix of Kafka's per-listener settings (`listener.name.<listener>.<key>`). */
+const LISTENER_PREFIX = 'listener.name.';
+
 export class ConfigError extends Error {}
 
 /** Settings without a default that text may still set (by their kmock name). */
 const OPTIONAL_SETTINGS: ReadonlySet<string> = new Set(['clusterId', 'clockStartMs', 'advertisedHost', 'advertisedPort']);
+
+/** Settings whose default is null (unset) and whose value is text. */
+const NULLABLE_TEXT: ReadonlySet<string> = new Set(['rack', 'logDir', 'logDirs', 'listeners', 'advertisedListeners', 'sslKeystoreLocation', 'sslKeystorePassword', 'sslKeyPassword', 'sslKeystoreKey', 'sslKeystoreCertificateChain', 'sslTruststoreLocation', 'sslTruststorePassword', 'sslTruststoreCertificates', 'saslUsers', 'tlsDir']);
 
 /** Settings whose default is null (unset) and whose value is a number. */
 const NULLABLE_NUMBERS: ReadonlySet<string> = new Set(['logRollMs', 'logRollJitterMs', 'logRetentionMs', 'logRetentionMinutes', 'logFlushIntervalMs']);
 
 /** Applies one setting given as text (from a flag, `--set k=v` or a config file). */
 export function applySetting(config: BrokerConfig, name: string, text: string): void {
+  if (name.startsWith(LISTENER_PREFIX)) {
+    // listener.name.<listener>.<key>: kept by full name, read by security/listener-settings.ts.
+    if (name.split('.').length < 4) throw new ConfigError(`"${name}" names no setting (want listener.name.<listener>.<key>)`);
+    config.listenerOverrides = { ...config.listenerOverrides, [name]: text };
+    return;
+  }
   // Own properties only: "toString" or "__proto__" is no setting.
   const key = (Object.hasOwn(KAFKA_SETTING_NAMES, name)
     ? KAFKA_SETTING_NAMES[name]
     : Object.hasOwn(KAFKA_INTERNAL_SETTING_NAMES, name)
       ? KAFKA_INTERNAL_SETTING_NAMES[name]
-      : Object.hasOwn(DEFAULT_CONFIG, name) || OPTIONAL_SETTINGS.has(name) ? name : undefined) as
+      : Object.hasOwn(KAFKA_SECURITY_SETTING_NAMES, name)
+        ? KAFKA_SECURITY_SETTING_NAMES[name]
+        : Object.hasOwn(DEFAULT_CONFIG, name) || OPTIONAL_SETTINGS.has(name) ? name : undefined) as
     | keyof BrokerConfig
     | undefined;
   if (key === undefined) throw new ConfigError(`unknown setting "${name}"`);
@@ -308,7 +434,9 @@ export function applySetting(config: BrokerConfig, name: string, text: string): 
   } else if (key === 'logMessageTimestampType') {
     if (text !== 'CreateTime' && text !== 'LogAppendTime') throw new ConfigError(`${name} must be CreateTime or LogAppendTime`);
     target[key] = text;
-  } else if (key === 'rack' || key === 'logDir' || key === 'logDirs') {
+  } else if (key === 'listenerOverrides') {
+    throw new ConfigError(`${name}: set listener.name.<listener>.<key> settings one by one`);
+  } else if (NULLABLE_TEXT.has(key)) {
     target[key] = text === '' ? null : text;
   } else {
     target[key] = text;

@@ -23,7 +23,8 @@ import {
 import type { TimerHandle } from './group/clock.js';
 import type { MemoryPool, MemoryWaiter } from './memory-pool.js';
 import { NO_RESPONSE, type ApiHandler, type RequestContext } from './handlers/types.js';
-import type { BrokerServices } from './services.js';
+import type { BrokerServices, ListenerEndpoint } from './services.js';
+import type { SecurityProtocol } from './security/types.js';
 import { checkLeftover, checkUnadvertisedVersion } from './strict/frame-checks.js';
 
 /** Frames parsed but not yet handled: beyond this, reading pauses until the queue drains. */
@@ -38,6 +39,23 @@ export interface ConnectionInfo {
   clientSoftwareVersion?: string;
   /** The client id of the latest request (header ClientId). */
   clientId?: string | null;
+  /** The listener the connection came in on, and its security protocol. */
+  listenerName: string;
+  securityProtocol: SecurityProtocol;
+  /**
+   * Who the connection authenticated as ("User:alice"): User:ANONYMOUS on PLAINTEXT and on SSL
+   * without a client certificate, the SSL client's mapped DN, the SASL authorization id.
+   */
+  principal: string;
+  /** The SASL mechanism it authenticated with, on SASL listeners once authenticated. */
+  saslMechanism?: string;
+}
+
+/** What a connection knows of its listener's security when it opens. */
+export interface ConnectionSecurity {
+  endpoint: ListenerEndpoint;
+  /** ANONYMOUS, or the TLS client certificate's principal (security/tls). */
+  principal: string;
 }
 
 /** What the control plane does to one request (fault injection). */
@@ -99,13 +117,24 @@ export class Connection {
   private readonly services: BrokerServices;
   private readonly pool: MemoryPool;
   private readonly closeThis = (why: string) => this.close(why);
+  private readonly listener: ListenerEndpoint;
 
   constructor(
     private readonly deps: ConnectionDeps,
     private readonly socket: Socket,
     id: number,
+    security: ConnectionSecurity,
   ) {
-    this.info = { id, clientHost: socket.remoteAddress ?? 'unknown', clientPort: socket.remotePort ?? 0, clientId: null };
+    this.listener = security.endpoint;
+    this.info = {
+      id,
+      clientHost: socket.remoteAddress ?? 'unknown',
+      clientPort: socket.remotePort ?? 0,
+      clientId: null,
+      listenerName: security.endpoint.name,
+      securityProtocol: security.endpoint.protocol,
+      principal: security.principal,
+    };
     this.services = deps.services;
     this.pool = deps.requestMemory;
     socket.setNoDelay(true);
@@ -491,6 +520,7 @@ export class Connection {
     const ctx: RequestContext = {
       services: this.services,
       connection: this.info,
+      listener: this.listener,
       closeConnection: this.closeThis,
       header: decoded.header,
       apiVersion: decoded.header.apiVersion,

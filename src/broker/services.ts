@@ -15,12 +15,22 @@ import type { LogManager } from './log/log-manager.js';
 import type { BrokerClock } from './time/broker-clock.js';
 import type { ClientFindings } from './strict/findings.js';
 import type { TransactionCoordinator } from './txn/coordinator.js';
+import type { SecurityProtocol } from './security/types.js';
+import type { Authorizer } from './security/authorizer/index.js';
+import type { ScramCredentialStore } from './security/sasl/scram-credentials.js';
 
 /** Where Metadata, FindCoordinator, DescribeCluster and Fetch tell clients to connect. */
 export interface AdvertisedListener {
   host: string;
   /** The bound port once the server listens (server.ts), unless `advertisedPort` was set. */
   port: number;
+}
+
+/** A listener as handlers see it: its name, protocol and where it tells clients to connect. */
+export interface ListenerEndpoint {
+  readonly name: string;
+  readonly protocol: SecurityProtocol;
+  readonly advertised: AdvertisedListener;
 }
 
 /** An API the broker serves, at the versions it serves it (what ApiVersions lists). */
@@ -76,7 +86,14 @@ export interface BrokerServices {
   /** The transaction coordinator (txn/coordinator.ts: a pure state machine on the broker's clock). */
   readonly transactions: TransactionCoordinator;
   readonly topicDeletions: TopicDeletions;
+  /** The first listener's advertised address (the control plane's, DescribeConfigs'). */
   readonly advertised: AdvertisedListener;
+  /** Every listener, in `listeners` order (a request's own is RequestContext.listener). */
+  readonly listeners: readonly ListenerEndpoint[];
+  /** The ACL authorizer (authorizer.class.name), or undefined: every check passes. */
+  readonly authorizer: Authorizer | undefined;
+  /** SCRAM credentials (sasl.users at start; AlterUserScramCredentials at run time). */
+  readonly scramCredentials: ScramCredentialStore;
   /** Exactly the APIs with a handler, sorted by key (handlers/index.ts). */
   readonly apis: readonly ServedApi[];
   /** Strict-clients mode's recorder (strict/): check sites read its `enabled` before anything else. */

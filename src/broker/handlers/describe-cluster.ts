@@ -51,7 +51,7 @@ export const describeClusterHandler = defineHandler({
       endpointType: ENDPOINT_BROKER,
       clusterId: b.clusterId,
       controllerId: b.config.nodeId,
-      brokers: [{ brokerId: b.config.nodeId, host: b.advertised.host, port: b.advertised.port, rack: b.config.rack }],
+      brokers: [{ brokerId: b.config.nodeId, host: ctx.listener.advertised.host, port: ctx.listener.advertised.port, rack: b.config.rack }],
       clusterAuthorizedOperations: req.includeClusterAuthorizedOperations ? CLUSTER_AUTHORIZED_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,
     });
   },

@@ -337,7 +337,7 @@ function respond(
       const b = ctx.services;
       data.currentLeader = { leaderId: b.config.nodeId, leaderEpoch: LEADER_EPOCH };
       if (nodeEndpoints.length === 0) {
-        nodeEndpoints.push({ nodeId: b.config.nodeId, host: b.advertised.host, port: b.advertised.port, rack: b.config.rack });
+        nodeEndpoints.push({ nodeId: b.config.nodeId, host: ctx.listener.advertised.host, port: ctx.listener.advertised.port, rack: b.config.rack });
       }
     }
     const key = `${p.topicId}\0${p.topic ?? ''}`;

@@ -39,8 +39,8 @@ export const findCoordinatorHandler = defineHandler({
         errorCode: error,
         errorMessage: MESSAGES[error] ?? null,
         nodeId: ok ? b.config.nodeId : -1,
-        host: ok ? b.advertised.host : '',
-        port: ok ? b.advertised.port : -1,
+        host: ok ? ctx.listener.advertised.host : '',
+        port: ok ? ctx.listener.advertised.port : -1,
         coordinators: [],
       };
     }
@@ -53,8 +53,8 @@ export const findCoordinatorHandler = defineHandler({
       return {
         key,
         nodeId: ok ? b.config.nodeId : -1,
-        host: ok ? b.advertised.host : '',
-        port: ok ? b.advertised.port : -1,
+        host: ok ? ctx.listener.advertised.host : '',
+        port: ok ? ctx.listener.advertised.port : -1,
         errorCode: error,
         errorMessage: '',
       };

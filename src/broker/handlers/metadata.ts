@@ -79,7 +79,7 @@ export const metadataHandler = defineHandler({
     }
     return {
       throttleTimeMs: 0,
-      brokers: [{ nodeId: b.config.nodeId, host: b.advertised.host, port: b.advertised.port, rack: b.config.rack }],
+      brokers: [{ nodeId: b.config.nodeId, host: ctx.listener.advertised.host, port: ctx.listener.advertised.port, rack: b.config.rack }],
       clusterId: b.clusterId,
       controllerId: b.config.nodeId,
       topics,

@@ -2,12 +2,14 @@
 // handlers/index.ts with the versions kmock serves faithfully (and so advertises).
 import type { ApiTypes, RequestHeaderInfo } from '../../codec/index.js';
 import type { ConnectionInfo } from '../connection.js';
-import type { BrokerServices } from '../services.js';
+import type { BrokerServices, ListenerEndpoint } from '../services.js';
 
 export interface RequestContext {
   /** The broker's parts a handler may use (services.ts), built once by Broker's constructor. */
   services: BrokerServices;
   connection: ConnectionInfo;
+  /** The listener the request came in on: Metadata and FindCoordinator answer its endpoints. */
+  listener: ListenerEndpoint;
   /** Closes the connection this request came on (`why` goes to kmock's log). */
   closeConnection(why: string): void;
   header: RequestHeaderInfo;

@@ -265,7 +265,7 @@ describe('act: groups', () => {
 describe('act: faults', () => {
   it('queues error codes per API key, answers them in order, then serves normally', () => {
     const f = new FaultInjector();
-    const conn = { id: 1, clientHost: 'h', clientPort: 1, clientId: 'c' };
+    const conn = { id: 1, clientHost: 'h', clientPort: 1, clientId: 'c', listenerName: 'PLAINTEXT', securityProtocol: 'PLAINTEXT' as const, principal: 'User:ANONYMOUS' };
     expect(f.armed).toBe(false);
     f.pushErrors(3, [6, 6, 5]);
     f.pushErrors(3, [7]);
@@ -286,7 +286,7 @@ describe('act: faults', () => {
 
   it('adds latency per API key and clears everything', () => {
     const f = new FaultInjector();
-    const conn = { id: 1, clientHost: 'h', clientPort: 1 };
+    const conn = { id: 1, clientHost: 'h', clientPort: 1, listenerName: 'PLAINTEXT', securityProtocol: 'PLAINTEXT' as const, principal: 'User:ANONYMOUS'};
     f.setLatency(1, 250);
     expect(f.intercept(1, conn)).toEqual({ delayMs: 250 });
     expect(f.intercept(2, conn)).toBeUndefined();

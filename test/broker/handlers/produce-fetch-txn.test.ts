@@ -39,8 +39,8 @@ let correlationId = 1;
 function ctx(apiKey: number, apiVersion: number): RequestContext {
   return {
     services: broker.services,
-    connection: { id: 1, clientHost: '127.0.0.1', clientPort: 1 },
-    closeConnection: () => undefined,
+    connection: { id: 1, clientHost: '127.0.0.1', clientPort: 1, listenerName: 'PLAINTEXT', securityProtocol: 'PLAINTEXT', principal: 'User:ANONYMOUS'},
+    listener: broker.services.listeners[0], closeConnection: () => undefined,
     header: { apiKey, apiVersion, correlationId: correlationId++, clientId: 'test' },
     apiVersion,
     receivedAt: 0,

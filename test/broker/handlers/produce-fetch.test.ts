@@ -110,7 +110,7 @@ describe('Produce', () => {
     broker.topics.create('z', 1, 1);
     const frame = encodeRequest({ apiKey: 0, apiVersion: 9, correlationId: 1, clientId: 'x' }, produceBody('z', batch(['a', 'b'])));
     const decoded = decodeRequest(frame.subarray(4));
-    const ctx: RequestContext = { services: broker.services, connection: { id: 1, clientHost: 'h', clientPort: 1 }, closeConnection: () => undefined, header: decoded.header, apiVersion: 9, receivedAt: 0, receivedAtClock: 0 };
+    const ctx: RequestContext = { services: broker.services, connection: { id: 1, clientHost: 'h', clientPort: 1, listenerName: 'PLAINTEXT', securityProtocol: 'PLAINTEXT', principal: 'User:ANONYMOUS'}, listener: broker.services.listeners[0], closeConnection: () => undefined, header: decoded.header, apiVersion: 9, receivedAt: 0, receivedAtClock: 0 };
     const res = produceHandler.handle(ctx, decoded.body as never) as ProduceResponse;
     expect(res.responses[0].partitionResponses[0].errorCode).toBe(0);
     const stored = broker.topics.get('z')!.partitions[0].storedBatches()[0];
@@ -265,8 +265,8 @@ describe('Fetch', () => {
     const stored = t.partitions[0].storedBatches();
     const ctx: RequestContext = {
       services: broker.services,
-      connection: { id: 1, clientHost: 'h', clientPort: 1 },
-      closeConnection: () => undefined,
+      connection: { id: 1, clientHost: 'h', clientPort: 1, listenerName: 'PLAINTEXT', securityProtocol: 'PLAINTEXT', principal: 'User:ANONYMOUS'},
+      listener: broker.services.listeners[0], closeConnection: () => undefined,
       header: { apiKey: 1, apiVersion: 12, correlationId: 1, clientId: 'x' },
       apiVersion: 12,
       receivedAt: 0,

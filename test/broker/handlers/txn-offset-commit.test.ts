@@ -54,8 +54,8 @@ function context(apiKey: number, apiVersion: number, frame: Buffer): { ctx: Requ
   const decoded = decodeRequest(frame.subarray(4));
   const ctx: RequestContext = {
     services: broker.services,
-    connection: { id: 1, clientHost: '127.0.0.1', clientPort: 1 },
-    closeConnection: () => undefined,
+    connection: { id: 1, clientHost: '127.0.0.1', clientPort: 1, listenerName: 'PLAINTEXT', securityProtocol: 'PLAINTEXT', principal: 'User:ANONYMOUS'},
+    listener: broker.services.listeners[0], closeConnection: () => undefined,
     header: decoded.header,
     apiVersion,
     receivedAt: 0,
