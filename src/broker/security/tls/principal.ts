@@ -1,0 +1,140 @@
+// The principal of a TLS client certificate, as Kafka's DefaultKafkaPrincipalBuilder makes it for
+// SSL: the peer's X500Principal.getName() (RFC 2253) through SslPrincipalMapper
+// (ssl.principal.mapping.rules), then "User:<name>"; no certificate: ANONYMOUS.
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { Certificate, Name } from '@peculiar/asn1-x509';
+import type { TLSSocket } from 'node:tls';
+import { ConfigError } from '../../config.js';
+import { ANONYMOUS, userPrincipal, type PrincipalName } from '../types.js';
+
+/** X500Principal's RFC 2253 keywords; any other attribute prints as OID=#hex (its DER value). */
+const KEYWORDS: Record<string, string> = {
+  '2.5.4.3': 'CN', '2.5.4.6': 'C', '2.5.4.7': 'L', '2.5.4.8': 'ST', '2.5.4.10': 'O', '2.5.4.11': 'OU',
+  '2.5.4.9': 'STREET', '0.9.2342.19200300.100.1.25': 'DC', '0.9.2342.19200300.100.1.1': 'UID',
+};
+
+/** A DER Name rendered as X500Principal.getName(): most specific RDN first, multi-valued RDNs joined by '+'. */
+export function rfc2253(nameDer: ArrayBuffer | Uint8Array): string {
+  const name = AsnConvert.parse(nameDer, Name);
+  return [...name].reverse().map((rdn) => [...rdn].map((atv) => {
+    const keyword = KEYWORDS[atv.type];
+    if (keyword === undefined) return `${atv.type}=#${Buffer.from(AsnConvert.serialize(atv.value)).toString('hex')}`;
+    return `${keyword}=${escapeValue(atv.value.toString())}`;
+  }).join('+')).join(',');
+}
+
+/** RFC 2253 section 2.4: , + " \ < > ; anywhere, # first, a space first or last. */
+export function escapeValue(v: string): string {
+  let out = v.replace(/[,+"\\<>;]/g, (c) => `\\${c}`);
+  if (out.startsWith('#') || out.startsWith(' ')) out = `\\${out}`;
+  if (out.endsWith(' ') && out.length > 1) out = `${out.slice(0, -1)}\\ `;
+  return out;
+}
+
+/** The subject DN of a certificate (DER). */
+export function subjectDn(certDer: Buffer): string {
+  return rfc2253(AsnConvert.serialize(AsnConvert.parse(certDer, Certificate).tbsCertificate.subject));
+}
+
+interface Rule {
+  text: string;
+  apply(dn: string): string | undefined;
+}
+
+// SslPrincipalMapper's grammar: DEFAULT, or RULE:pattern/replacement/ with an optional L or U,
+// '/' escaped as '\/' inside; rules are separated by commas (empty ones skipped).
+const RULE = String.raw`(DEFAULT)|RULE:((\\.|[^\\/])*)/((\\.|[^\\/])*)/([LU]?).*?|(.*?)`;
+const SPLITTER = new RegExp(String.raw`\s*(${RULE})\s*(,\s*|$)`, 'g');
+const PARSER = new RegExp(`^(?:${RULE})`);
+
+/** The rules of ssl.principal.mapping.rules; throws ConfigError for a rule Kafka would refuse. */
+export function parsePrincipalMappingRules(text: string | undefined): (dn: string) => string {
+  const source = (text ?? 'DEFAULT').trim();
+  const rules: Rule[] = [];
+  for (const m of source.matchAll(SPLITTER)) {
+    const rule = m[1] as string;
+    const p = PARSER.exec(rule);
+    if (p === null || p[0].length !== rule.length) {
+      throw new ConfigError(`ssl.principal.mapping.rules: invalid rule \`${rule}\`${p ? `, unmatched substring: \`${rule.slice(p[0].length)}\`` : ''}`);
+    }
+    if (p[1] !== undefined) rules.push({ text: 'DEFAULT', apply: (dn) => dn });
+    else if (p[2] !== undefined) rules.push(patternRule(rule, p[2], p[4] ?? '', p[6] ?? ''));
+  }
+  return (dn) => {
+    for (const r of rules) {
+      const name = r.apply(dn);
+      if (name !== undefined) return name;
+    }
+    throw new Error(`No rules apply to ${dn}, rules [${rules.map((r) => r.text).join(', ')}]`);
+  };
+}
+
+function patternRule(text: string, pattern: string, replacement: string, caseFlag: string): Rule {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, 'g');
+  } catch (e) {
+    throw new ConfigError(`ssl.principal.mapping.rules: invalid pattern in \`${text}\`: ${(e as Error).message}`);
+  }
+  const whole = new RegExp(`^(?:${pattern})$`);
+  return {
+    text,
+    apply(dn) {
+      // Rule.apply: the pattern must match the whole DN, then String.replaceAll with Java's replacement syntax.
+      const m = whole.exec(dn);
+      if (m === null) return undefined;
+      const groups = m.length - 1;
+      re.lastIndex = 0;
+      const out = dn.replace(re, (...args: unknown[]) => javaReplacement(replacement, args.slice(0, groups + 1) as (string | undefined)[]));
+      return caseFlag === 'L' ? out.toLowerCase() : caseFlag === 'U' ? out.toUpperCase() : out;
+    },
+  };
+}
+
+/**
+ * Java's Matcher replacement: `\x` is a literal x, `$n` a group (digits taken while the number
+ * stays a group). A `$n` past the last group is literal, as SslPrincipalMapper's
+ * escapeLiteralBackReferences makes it (Java itself would throw).
+ */
+function javaReplacement(replacement: string, groups: (string | undefined)[]): string {
+  let out = '';
+  for (let i = 0; i < replacement.length; i++) {
+    const c = replacement[i] as string;
+    if (c === '\\' && i + 1 < replacement.length) {
+      out += replacement[++i];
+    } else if (c === '$' && /[0-9]/.test(replacement[i + 1] ?? '')) {
+      let n = Number(replacement[i + 1]);
+      if (n >= groups.length) {
+        out += '$';
+        continue;
+      }
+      let j = i + 2;
+      while (j < replacement.length && /[0-9]/.test(replacement[j] as string) && n * 10 + Number(replacement[j]) < groups.length) n = n * 10 + Number(replacement[j++]);
+      out += groups[n] ?? '';
+      i = j - 1;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+const MAPPERS = new Map<string, (dn: string) => string>();
+
+/**
+ * The principal of a TLS connection. A certificate the server could not verify (possible under
+ * ssl.client.auth=requested, where node only reports it) does not authenticate anybody.
+ */
+export function sslPrincipal(socket: TLSSocket, mappingRules: string): PrincipalName {
+  const cert = socket.getPeerX509Certificate();
+  if (cert === undefined || !socket.authorized) return ANONYMOUS;
+  let mapper = MAPPERS.get(mappingRules);
+  if (mapper === undefined) MAPPERS.set(mappingRules, (mapper = parsePrincipalMappingRules(mappingRules)));
+  return userPrincipal(mapper(subjectDn(cert.raw)));
+}
+
+/** Under ssl.client.auth=requested: why a presented certificate must fail the connection (null: fine). */
+export function requestedClientCertError(socket: TLSSocket): string | null {
+  if (socket.authorized || socket.getPeerX509Certificate() === undefined) return null;
+  return String(socket.authorizationError ?? 'certificate not trusted');
+}

@@ -1,0 +1,155 @@
+// A listener's tls.createServer options from Kafka's ssl.* settings, following
+// DefaultSslEngineFactory: the keystore (PEM file, inline PEM, PKCS12; JKS refused with the
+// keytool line that converts it), the truststore (PEM file, inline PEM, PKCS12),
+// ssl.client.auth, ssl.enabled.protocols and ssl.cipher.suites.
+import { readFileSync } from 'node:fs';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { createSecureContext, type TlsOptions } from 'node:tls';
+import { ConfigError } from '../../config.js';
+import type { ListenerSettings } from '../listener-settings.js';
+import { nodeCiphers, protocolRange } from './ciphers.js';
+import { pkcs12Certificates } from './pkcs12-certificates.js';
+import type { DevCertificate } from './dev-certificate.js';
+
+export function tlsServerOptions(settings: ListenerSettings, dev: DevCertificate | undefined): TlsOptions {
+  const name = settings.listenerName;
+  const options: TlsOptions = { ...keystoreOptions(settings, dev), ...protocolRange(name, settings.get('ssl.enabled.protocols')) };
+  const ciphers = nodeCiphers(name, settings.get('ssl.cipher.suites'));
+  if (ciphers !== undefined) options.ciphers = ciphers;
+  const ca = truststore(settings, dev);
+  if (ca !== undefined) options.ca = ca;
+  Object.assign(options, clientAuth(name, settings.get('ssl.client.auth')));
+  return options;
+}
+
+/**
+ * ssl.client.auth as the SSLEngine takes it (SslFactory / DefaultSslEngineFactory.createSslEngine):
+ * required is setNeedClientAuth (no or a bad certificate fails the handshake), requested is
+ * setWantClientAuth (none is fine, a bad one still fails: node only reports it, so the server
+ * must check `requestedClientCertError` after the handshake), none asks for nothing.
+ */
+export function clientAuth(listener: string, value: string | undefined): Pick<TlsOptions, 'requestCert' | 'rejectUnauthorized'> {
+  switch ((value ?? 'none').trim().toLowerCase()) {
+    case 'required':
+      return { requestCert: true, rejectUnauthorized: true };
+    case 'requested':
+      return { requestCert: true, rejectUnauthorized: false };
+    case 'none':
+      return { requestCert: false, rejectUnauthorized: false };
+    default:
+      throw new ConfigError(`listener ${listener}: ssl.client.auth=${value} (none, requested or required)`);
+  }
+}
+
+function keystoreOptions(settings: ListenerSettings, dev: DevCertificate | undefined): Pick<TlsOptions, 'key' | 'cert' | 'pfx' | 'passphrase'> {
+  const name = settings.listenerName;
+  const type = (settings.get('ssl.keystore.type') ?? 'JKS').trim().toUpperCase();
+  const location = settings.get('ssl.keystore.location');
+  const inlineKey = settings.get('ssl.keystore.key');
+  const inlineChain = settings.get('ssl.keystore.certificate.chain');
+  const keyPassword = settings.get('ssl.key.password');
+  const storePassword = settings.get('ssl.keystore.password');
+  if (location === undefined && inlineKey === undefined && inlineChain === undefined) {
+    if (dev !== undefined) return { key: dev.keyPem, cert: dev.certPem };
+    const lower = name.toLowerCase();
+    throw new ConfigError(`listener ${name} (SSL) has no keystore: set ssl.keystore.location (or listener.name.${lower}.ssl.keystore.location), or start with --tls`);
+  }
+  if (inlineKey !== undefined || inlineChain !== undefined) {
+    // Kafka: ssl.keystore.key/certificate.chain are PEM only and exclude ssl.keystore.location.
+    if (inlineKey === undefined || inlineChain === undefined) throw new ConfigError(`listener ${name}: ssl.keystore.key and ssl.keystore.certificate.chain go together`);
+    if (location !== undefined) throw new ConfigError(`listener ${name}: ssl.keystore.location and ssl.keystore.key both set: use one`);
+    if (type !== 'PEM') throw new ConfigError(`listener ${name}: ssl.keystore.key needs ssl.keystore.type=PEM (it is ${type})`);
+    return pemKeystore(name, inlineKey, inlineChain, keyPassword, 'ssl.keystore.key');
+  }
+  const path = location as string;
+  if (type === 'JKS') {
+    throw new ConfigError(`listener ${name}: ssl.keystore.type JKS is not supported; convert the keystore to PKCS12 with \`keytool -importkeystore -srckeystore ${path} -destkeystore ${path.replace(/\.jks$/i, '')}.p12 -deststoretype PKCS12\` and set ssl.keystore.type=PKCS12`);
+  }
+  const bytes = readStore(name, 'ssl.keystore.location', path);
+  if (type === 'PEM') {
+    // Kafka's PEM keystore file holds the private key and the certificate chain together.
+    const text = bytes.toString('utf8');
+    return pemKeystore(name, text, text, keyPassword, `ssl.keystore.location ${path}`);
+  }
+  if (type === 'PKCS12') {
+    // Node decrypts the key with the one passphrase; a key password that differs from the
+    // store's can't be given separately (keytool's PKCS12 uses the store password for both).
+    const passphrase = keyPassword ?? storePassword;
+    const out = { pfx: bytes, passphrase };
+    try {
+      createSecureContext(out); // a wrong password or a keyless store shows at start
+    } catch (e) {
+      throw new ConfigError(`listener ${name}: cannot read the PKCS12 keystore ${path}: ${(e as Error).message}`);
+    }
+    return out;
+  }
+  throw new ConfigError(`listener ${name}: ssl.keystore.type=${type} (PEM, PKCS12)`);
+}
+
+function pemKeystore(listener: string, keyText: string, chainText: string, password: string | undefined, where: string): { key: string; cert: string } {
+  const keyPem = /-----BEGIN (?:ENCRYPTED |RSA |EC )?PRIVATE KEY-----[\s\S]+?-----END (?:ENCRYPTED |RSA |EC )?PRIVATE KEY-----/.exec(keyText)?.[0];
+  if (keyPem === undefined) throw new ConfigError(`listener ${listener}: ${where} holds no PEM private key`);
+  const certs = pemCertificates(chainText);
+  if (certs.length === 0) throw new ConfigError(`listener ${listener}: ${where} holds no PEM certificate`);
+  let key: string;
+  try {
+    // Decrypting here turns a wrong ssl.key.password into a ConfigError at start, not a handshake failure.
+    key = createPrivateKey({ key: keyPem, format: 'pem', ...(password !== undefined ? { passphrase: password } : {}) }).export({ type: 'pkcs8', format: 'pem' }) as string;
+  } catch (e) {
+    const hint = keyPem.includes('ENCRYPTED') ? (password === undefined ? ' (it is encrypted: set ssl.key.password)' : ' (wrong ssl.key.password?)') : '';
+    throw new ConfigError(`listener ${listener}: cannot read the private key of ${where}: ${(e as Error).message}${hint}`);
+  }
+  return { key, cert: certs.join('\n') };
+}
+
+export function pemCertificates(text: string): string[] {
+  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}
+
+function truststore(settings: ListenerSettings, dev: DevCertificate | undefined): string[] | undefined {
+  const name = settings.listenerName;
+  const type = (settings.get('ssl.truststore.type') ?? 'JKS').trim().toUpperCase();
+  const location = settings.get('ssl.truststore.location');
+  const inline = settings.get('ssl.truststore.certificates');
+  if (inline !== undefined) {
+    if (location !== undefined) throw new ConfigError(`listener ${name}: ssl.truststore.location and ssl.truststore.certificates both set: use one`);
+    return checkedCerts(name, pemCertificates(inline), 'ssl.truststore.certificates');
+  }
+  // No truststore: the JVM's default CAs in Kafka; here the dev CA (mTLS with --tls certificates) else node's defaults.
+  if (location === undefined) return dev !== undefined ? [dev.caPem] : undefined;
+  if (type === 'JKS') {
+    throw new ConfigError(`listener ${name}: ssl.truststore.type JKS is not supported; convert it with \`keytool -importkeystore -srckeystore ${location} -destkeystore ${location.replace(/\.jks$/i, '')}.p12 -deststoretype PKCS12\` and set ssl.truststore.type=PKCS12`);
+  }
+  const bytes = readStore(name, 'ssl.truststore.location', location);
+  if (type === 'PEM') return checkedCerts(name, pemCertificates(bytes.toString('utf8')), `ssl.truststore.location ${location}`);
+  if (type === 'PKCS12') {
+    try {
+      return checkedCerts(name, pkcs12Certificates(bytes, settings.get('ssl.truststore.password') ?? ''), `ssl.truststore.location ${location}`);
+    } catch (e) {
+      if (e instanceof ConfigError) throw e;
+      throw new ConfigError(`listener ${name}: cannot read the PKCS12 truststore ${location}: ${(e as Error).message}`);
+    }
+  }
+  throw new ConfigError(`listener ${name}: ssl.truststore.type=${type} (PEM, PKCS12)`);
+}
+
+function checkedCerts(listener: string, certs: string[], where: string): string[] {
+  if (certs.length === 0) throw new ConfigError(`listener ${listener}: ${where} holds no PEM certificate`);
+  for (const c of certs) {
+    try {
+      new X509Certificate(c);
+    } catch (e) {
+      throw new ConfigError(`listener ${listener}: ${where} has a certificate that does not parse: ${(e as Error).message}`);
+    }
+  }
+  return certs;
+}
+
+function readStore(listener: string, setting: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    throw new ConfigError(`listener ${listener}: ${setting}=${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
