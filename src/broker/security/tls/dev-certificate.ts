@@ -38,7 +38,7 @@ export async function makeDevCertificate(hosts: readonly string[], dir: string |
   const caKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
-    name: 'CN=kmock development CA,O=kmock',
+    name: asn1Order('CN=kmock development CA,O=kmock'),
     notBefore: new Date(now - DAY_MS),
     notAfter: new Date(now + 825 * DAY_MS),
     keys: caKeys,
@@ -76,7 +76,7 @@ async function issue(ca: Pick<DevCertificate, 'caPem' | 'caKeyPem'>, subject: st
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
-    subject,
+    subject: asn1Order(subject),
     issuer: caCert.subjectName,
     notBefore: new Date(now - DAY_MS),
     notAfter: new Date(Math.min(now + 397 * DAY_MS, caCert.notAfter.getTime())),
@@ -126,6 +126,14 @@ function serial(): string {
   const b = webcrypto.getRandomValues(new Uint8Array(16));
   b[0] = (b[0] as number) & 0x7f; // a positive INTEGER
   return Buffer.from(b).toString('hex');
+}
+
+/**
+ * A Name for an RFC 2253 string: RFC 2253 writes the most specific RDN first, X.509 encodes it
+ * last (as Java's X500Principal does); @peculiar/x509 keeps the string's order, so reverse it.
+ */
+function asn1Order(dn: string): x509.Name {
+  return new x509.Name(new x509.Name(dn).toJSON().reverse());
 }
 
 function escapeCn(cn: string): string {

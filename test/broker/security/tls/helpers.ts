@@ -8,7 +8,12 @@ export function settingsOf(values: Record<string, string>, listenerName = 'SSL')
   return { listenerName, get: (k) => values[k], getForMechanism: () => undefined };
 }
 
-export interface Pair {
+export interface Pair<T = undefined> {
+  /** `inspect` of the server socket, taken at secureConnection (the sockets are closed on return). */
+  seen: T | undefined;
+  clientCipher: string | undefined;
+  clientProtocol: string | null | undefined;
+  clientAuthorized: boolean | undefined;
   /** The server side's socket once the handshake finished (undefined: it failed). */
   server: TLSSocket | undefined;
   serverError: Error | undefined;
@@ -17,13 +22,14 @@ export interface Pair {
 }
 
 /** Connects a client to a server made from `serverOptions`; resolves when both sides have settled. */
-export async function handshake(serverOptions: TlsOptions, clientOptions: ConnectionOptions): Promise<Pair> {
-  const pair: Pair = { server: undefined, serverError: undefined, client: undefined, clientError: undefined };
+export async function handshake<T = undefined>(serverOptions: TlsOptions, clientOptions: ConnectionOptions, inspect?: (s: TLSSocket) => T): Promise<Pair<T>> {
+  const pair: Pair<T> = { seen: undefined, clientCipher: undefined, clientProtocol: undefined, clientAuthorized: undefined, server: undefined, serverError: undefined, client: undefined, clientError: undefined };
   const server = createServer(serverOptions);
   let serverDone!: () => void;
   const serverSettled = new Promise<void>((r) => (serverDone = r));
   server.on('secureConnection', (s) => {
     pair.server = s;
+    if (inspect) pair.seen = inspect(s);
     s.on('error', () => undefined);
     serverDone();
   });
@@ -37,6 +43,9 @@ export async function handshake(serverOptions: TlsOptions, clientOptions: Connec
     const c = connect({ host: '127.0.0.1', port, servername: 'localhost', ...clientOptions });
     c.on('secureConnect', () => {
       pair.client = c;
+      pair.clientCipher = c.getCipher().name;
+      pair.clientProtocol = c.getProtocol();
+      pair.clientAuthorized = c.authorized;
       // TLS 1.3 sends the server's verdict on the client certificate after the client's secureConnect.
       setTimeout(resolve, 100);
     });
