@@ -11,7 +11,7 @@ const PHRASES: [RegExp, string][] = [
   [/PEER_DID_NOT_RETURN_A_CERTIFICATE|CERTIFICATE_REQUIRED|peer did not return a certificate/i, 'a client without a certificate (ssl.client.auth=required)'],
   [/UNKNOWN_CA|unknown ca/i, 'a client that does not trust the server certificate (unknown CA)'],
   [/BAD_CERTIFICATE|CERTIFICATE_UNKNOWN|bad certificate|certificate unknown/i, 'a client that refused the server certificate (hostname or trust)'],
-  [/CERTIFICATE_VERIFY_FAILED|certificate verify failed|UNABLE_TO_GET_ISSUER|SELF_SIGNED|CERT_HAS_EXPIRED|unable to (get|verify)/i, 'a client certificate the truststore does not trust'],
+  [/CERTIFICATE_VERIFY_FAILED|certificate verify failed|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY_LEAF|SELF_SIGNED|CERT_HAS_EXPIRED|unable to (get|verify)/i, 'a client certificate the truststore does not trust'],
   [/ECONNRESET|socket hang up/i, 'a client that closed the connection during the TLS handshake'],
   [/ETIMEDOUT|timed? ?out/i, 'a TLS handshake that timed out'],
 ];
