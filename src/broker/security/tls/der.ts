@@ -1,10 +1,14 @@
-// A minimal DER reader: enough to walk the PKCS#12 EncryptedData and PBES2 parameters that
-// @peculiar/asn1-pfx leaves as opaque bytes. Tag/length/value only; no schema.
+// A minimal DER reader: enough to walk a certificate's subject Name and a PKCS#12 store
+// (definite lengths only, as DER has). Tag/length/value; no schema. Hand-rolled rather than an
+// ASN.1 library because the broker loads this module at every start and sslPrincipal runs per
+// connection, and these two walks need a few dozen lines.
 
 export interface Der {
   tag: number;
   /** The value bytes (for constructed types: the concatenated children). */
   value: Buffer;
+  /** The whole encoding, tag and length included. */
+  raw: Buffer;
 }
 
 export function readDer(buf: Buffer, offset = 0): { node: Der; next: number } {
@@ -14,12 +18,12 @@ export function readDer(buf: Buffer, offset = 0): { node: Der; next: number } {
   if (tag === undefined || len === undefined) throw new Error('truncated DER');
   if (len & 0x80) {
     const n = len & 0x7f;
-    if (n === 0 || n > 4) throw new Error('unsupported DER length');
+    if (n === 0 || n > 4) throw new Error(n === 0 ? 'indefinite (BER) length: not DER' : 'unsupported DER length');
     len = 0;
     for (let i = 0; i < n; i++) len = len * 256 + (buf[p++] ?? 0);
   }
   if (p + len > buf.length) throw new Error('truncated DER');
-  return { node: { tag, value: buf.subarray(p, p + len) }, next: p + len };
+  return { node: { tag, value: buf.subarray(p, p + len), raw: buf.subarray(offset, p + len) }, next: p + len };
 }
 
 /** The children of a constructed value. */

@@ -3,14 +3,12 @@
 // Written to a dir (ca.pem for clients to trust) and reused while still good, so a client that
 // trusts ca.pem keeps trusting it across restarts. ECDSA P-256: quick to make, and every Kafka
 // client's TLS stack accepts it.
-// @peculiar/x509 resolves its algorithms through tsyringe, which needs the Reflect metadata API first.
-import 'reflect-metadata';
 import { webcrypto, X509Certificate, createPrivateKey } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 
 /** kmock's `--tls` certificate: a CA and a server certificate for the advertised hosts. */
 export interface DevCertificate {
@@ -26,7 +24,22 @@ export interface DevCertificate {
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY_MS = 86_400_000;
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+
+let loaded: Promise<typeof X509> | undefined;
+/**
+ * @peculiar/x509, loaded on first use: it is large and only `--tls` needs it, so a start without
+ * it does not pay for it. It resolves its algorithms through tsyringe, which needs the Reflect
+ * metadata API first.
+ */
+function x509Lib(): Promise<typeof X509> {
+  loaded ??= (async () => {
+    await import('reflect-metadata');
+    const lib = await import('@peculiar/x509');
+    lib.cryptoProvider.set(webcrypto as unknown as Parameters<typeof lib.cryptoProvider.set>[0]);
+    return lib;
+  })();
+  return loaded;
+}
 
 export async function makeDevCertificate(hosts: readonly string[], dir: string | null): Promise<DevCertificate> {
   const all = [...new Set([...hosts.filter((h) => h !== ''), 'localhost', '127.0.0.1'])];
@@ -34,11 +47,12 @@ export async function makeDevCertificate(hosts: readonly string[], dir: string |
   await mkdir(target, { recursive: true });
   const reused = await reusable(target, all);
   if (reused !== undefined) return reused;
+  const x509 = await x509Lib();
   const now = Date.now();
   const caKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
-    name: asn1Order('CN=kmock development CA,O=kmock'),
+    name: asn1Order(x509, 'CN=kmock development CA,O=kmock'),
     notBefore: new Date(now - DAY_MS),
     notAfter: new Date(now + 825 * DAY_MS),
     keys: caKeys,
@@ -50,8 +64,8 @@ export async function makeDevCertificate(hosts: readonly string[], dir: string |
     ],
   });
   const caPem = ca.toString('pem');
-  const caKeyPem = await pkcs8Pem(caKeys.privateKey);
-  const server = await issue({ caPem, caKeyPem }, 'CN=kmock', [
+  const caKeyPem = await pkcs8Pem(x509, caKeys.privateKey);
+  const server = await issue(x509, { caPem, caKeyPem }, 'CN=kmock', [
     new x509.SubjectAlternativeNameExtension(all.map((h) => (isIP(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }))),
     new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
   ]);
@@ -66,17 +80,18 @@ export async function makeDevCertificate(hosts: readonly string[], dir: string |
 /** A client certificate signed by the dev CA (mTLS tests). `subject`: a CN, or a whole DN like "CN=alice,OU=eng,O=kmock,C=US". */
 export async function makeClientCertificate(ca: Pick<DevCertificate, 'caPem' | 'caKeyPem'>, subject: string): Promise<{ certPem: string; keyPem: string }> {
   const name = subject.includes('=') ? subject : `CN=${escapeCn(subject)}`;
-  return issue(ca, name, [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth])]);
+  const x509 = await x509Lib();
+  return issue(x509, ca, name, [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth])]);
 }
 
-async function issue(ca: Pick<DevCertificate, 'caPem' | 'caKeyPem'>, subject: string, extensions: x509.Extension[]): Promise<{ certPem: string; keyPem: string }> {
+async function issue(x509: typeof X509, ca: Pick<DevCertificate, 'caPem' | 'caKeyPem'>, subject: string, extensions: X509.Extension[]): Promise<{ certPem: string; keyPem: string }> {
   const caCert = new x509.X509Certificate(ca.caPem);
   const caKey = await webcrypto.subtle.importKey('pkcs8', createPrivateKey(ca.caKeyPem).export({ type: 'pkcs8', format: 'der' }), ALG, false, ['sign']);
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
-    subject: asn1Order(subject),
+    subject: asn1Order(x509, subject),
     issuer: caCert.subjectName,
     notBefore: new Date(now - DAY_MS),
     notAfter: new Date(Math.min(now + 397 * DAY_MS, caCert.notAfter.getTime())),
@@ -90,7 +105,7 @@ async function issue(ca: Pick<DevCertificate, 'caPem' | 'caKeyPem'>, subject: st
       ...extensions,
     ],
   });
-  return { certPem: cert.toString('pem'), keyPem: await pkcs8Pem(keys.privateKey) };
+  return { certPem: cert.toString('pem'), keyPem: await pkcs8Pem(x509, keys.privateKey) };
 }
 
 /** The certificates in `dir` when they are still good for `hosts` for more than a day, else undefined. */
@@ -113,7 +128,7 @@ async function reusable(dir: string, hosts: readonly string[]): Promise<DevCerti
   }
 }
 
-async function pkcs8Pem(key: webcrypto.CryptoKey): Promise<string> {
+async function pkcs8Pem(x509: typeof X509, key: webcrypto.CryptoKey): Promise<string> {
   return x509.PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
 }
 
@@ -132,7 +147,7 @@ function serial(): string {
  * A Name for an RFC 2253 string: RFC 2253 writes the most specific RDN first, X.509 encodes it
  * last (as Java's X500Principal does); @peculiar/x509 keeps the string's order, so reverse it.
  */
-function asn1Order(dn: string): x509.Name {
+function asn1Order(x509: typeof X509, dn: string): X509.Name {
   return new x509.Name(new x509.Name(dn).toJSON().reverse());
 }
 

@@ -1,8 +1,7 @@
 // The principal of a TLS client certificate, as Kafka's DefaultKafkaPrincipalBuilder makes it for
 // SSL: the peer's X500Principal.getName() (RFC 2253) through SslPrincipalMapper
 // (ssl.principal.mapping.rules), then "User:<name>"; no certificate: ANONYMOUS.
-import { AsnConvert } from '@peculiar/asn1-schema';
-import { Certificate, Name } from '@peculiar/asn1-x509';
+import { derChildren, derOid, readDer, type Der } from './der.js';
 import type { TLSSocket } from 'node:tls';
 import { ConfigError } from '../../config.js';
 import { ANONYMOUS, userPrincipal, type PrincipalName } from '../types.js';
@@ -14,13 +13,35 @@ const KEYWORDS: Record<string, string> = {
 };
 
 /** A DER Name rendered as X500Principal.getName(): most specific RDN first, multi-valued RDNs joined by '+'. */
-export function rfc2253(nameDer: ArrayBuffer | Uint8Array): string {
-  const name = AsnConvert.parse(nameDer, Name);
-  return [...name].reverse().map((rdn) => [...rdn].map((atv) => {
-    const keyword = KEYWORDS[atv.type];
-    if (keyword === undefined) return `${atv.type}=#${Buffer.from(AsnConvert.serialize(atv.value)).toString('hex')}`;
-    return `${keyword}=${escapeValue(atv.value.toString())}`;
+export function rfc2253(nameDer: Buffer): string {
+  const rdns = derChildren(readDer(nameDer).node);
+  return rdns.reverse().map((rdn) => derChildren(rdn).map((atv) => {
+    const [type, value] = derChildren(atv) as [Der, Der];
+    const oid = derOid(type);
+    const keyword = KEYWORDS[oid];
+    const text = keyword === undefined ? undefined : directoryString(value);
+    // X500Principal prints an attribute it has no keyword for (or a non-string value) as #hex of its DER.
+    if (text === undefined) return `${keyword ?? oid}=#${value.raw.toString('hex')}`;
+    return `${keyword}=${escapeValue(text)}`;
   }).join('+')).join(',');
+}
+
+function directoryString(v: Der): string | undefined {
+  switch (v.tag) {
+    case 0x0c: // UTF8String
+      return v.value.toString('utf8');
+    case 0x12: case 0x13: case 0x14: case 0x16: case 0x1a: // Numeric, Printable, T61, IA5, Visible
+      return v.value.toString('latin1');
+    case 0x1e: // BMPString: UTF-16BE
+      return Buffer.from(v.value).swap16().toString('utf16le');
+    case 0x1c: { // UniversalString: UTF-32BE
+      let out = '';
+      for (let i = 0; i + 4 <= v.value.length; i += 4) out += String.fromCodePoint(v.value.readUInt32BE(i));
+      return out;
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** RFC 2253 section 2.4: , + " \ < > ; anywhere, # first, a space first or last. */
@@ -33,7 +54,13 @@ export function escapeValue(v: string): string {
 
 /** The subject DN of a certificate (DER). */
 export function subjectDn(certDer: Buffer): string {
-  return rfc2253(AsnConvert.serialize(AsnConvert.parse(certDer, Certificate).tbsCertificate.subject));
+  // Certificate ::= SEQUENCE { tbsCertificate ::= SEQUENCE { [0] version?, serial, signature, issuer, validity, subject, ... } }
+  const [tbs] = derChildren(readDer(certDer).node);
+  const fields = derChildren(tbs as Der);
+  const first = fields[0]?.tag === 0xa0 ? 1 : 0;
+  const subject = fields[first + 4];
+  if (subject === undefined) throw new Error('malformed certificate');
+  return rfc2253(subject.raw);
 }
 
 interface Rule {
