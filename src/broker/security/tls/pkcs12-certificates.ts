@@ -1,17 +1,18 @@
 // The trusted certificates of a Java PKCS12 truststore. keytool writes such a store with
 // certificate bags only (no key), which node's `pfx` option refuses ("Unable to load private key
-// from PFX data"), so the bags are read here: @peculiar/asn1-pfx parses the structure and the
+// from PFX data"), so the bags are read here with the DER reader (RFC 7292's structure) and the
 // certificate bags' encryption (Java 12+: PBES2 with PBKDF2-HMAC-SHA256 and AES-256-CBC) is undone
 // with node:crypto. Legacy PKCS#12 PBE (3DES/RC2 with the PKCS#12 KDF, older keytools) is not
 // supported: the error says to convert the store to PEM.
 //
 // Kafka: DefaultSslEngineFactory.FileBasedStore.load (KeyStore.getInstance("PKCS12")).
 import { createDecipheriv, createHash, createHmac, pbkdf2Sync, timingSafeEqual, X509Certificate } from 'node:crypto';
-import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
-import { ContentInfo, id_data, id_encryptedData } from '@peculiar/asn1-cms';
-import { AuthenticatedSafe, CertBag, PFX, SafeContents, id_certBag, id_x509Certificate } from '@peculiar/asn1-pfx';
 import { derChildren, derInt, derOid, readDer, type Der } from './der.js';
 
+const ID_DATA = '1.2.840.113549.1.7.1';
+const ID_ENCRYPTED_DATA = '1.2.840.113549.1.7.6';
+const CERT_BAG = '1.2.840.113549.1.12.10.1.3';
+const X509_CERTIFICATE = '1.2.840.113549.1.9.22.1';
 const PBES2 = '1.2.840.113549.1.5.13';
 const PBKDF2 = '1.2.840.113549.1.5.12';
 const PRF: Record<string, string> = {
@@ -28,41 +29,49 @@ const CIPHERS: Record<string, { name: string; keyLen: number }> = {
 
 /** The certificates (PEM) of a PKCS12 store. Throws Error with what went wrong (the caller adds which setting). */
 export function pkcs12Certificates(der: Buffer, password: string): string[] {
-  const pfx = AsnConvert.parse(der, PFX);
-  if (pfx.authSafe.contentType !== id_data) throw new Error('a PKCS12 store signed with a public key is not supported');
-  const authSafeBytes = Buffer.from(AsnConvert.parse(pfx.authSafe.content, OctetStringValue).value);
-  verifyMac(pfx, authSafeBytes, password);
+  // PFX ::= SEQUENCE { version, authSafe ContentInfo, macData? }
+  const [, authSafe, macData] = derChildren(readDer(der).node);
+  if (authSafe === undefined) throw new Error('not a PKCS12 store');
+  const authSafeBytes = dataContent(authSafe);
+  if (macData !== undefined) verifyMac(macData, authSafeBytes, password);
   const certs: string[] = [];
-  for (const info of AsnConvert.parse(authSafeBytes, AuthenticatedSafe)) {
-    const safeBytes = safeContentsBytes(info, password);
-    for (const bag of AsnConvert.parse(safeBytes, SafeContents)) {
-      if (bag.bagId !== id_certBag) continue;
-      const certBag = AsnConvert.parse(bag.bagValue, CertBag);
-      if (certBag.certId !== id_x509Certificate) continue;
-      const raw = Buffer.from(AsnConvert.parse(certBag.certValue, OctetStringValue).value);
-      certs.push(new X509Certificate(raw).toString());
+  // AuthenticatedSafe ::= SEQUENCE OF ContentInfo, each holding SafeContents ::= SEQUENCE OF SafeBag
+  for (const info of derChildren(readDer(authSafeBytes).node)) {
+    for (const bag of derChildren(readDer(safeContentsBytes(info, password)).node)) {
+      // SafeBag ::= SEQUENCE { bagId, [0] EXPLICIT bagValue, attributes? }; CertBag ::= SEQUENCE { certId, [0] EXPLICIT OCTET STRING }
+      const [bagId, bagValue] = derChildren(bag);
+      if (bagId === undefined || derOid(bagId) !== CERT_BAG || bagValue === undefined) continue;
+      const [certId, certValue] = derChildren(derChildren(bagValue)[0] as Der);
+      if (certId === undefined || derOid(certId) !== X509_CERTIFICATE || certValue === undefined) continue;
+      const octets = derChildren(certValue)[0] as Der;
+      certs.push(new X509Certificate(octets.value).toString());
     }
   }
   return certs;
 }
 
-// An OCTET STRING's bytes, through asn1-schema (the ContentInfo and CertBag values wrap one).
-class OctetStringValue extends OctetString {
-  get value(): ArrayBuffer {
-    return this.buffer;
-  }
+/** The bytes of a ContentInfo of type data: SEQUENCE { contentType, [0] EXPLICIT OCTET STRING }. */
+function dataContent(info: Der): Buffer {
+  const [type, content] = derChildren(info);
+  if (type === undefined || derOid(type) !== ID_DATA || content === undefined) throw new Error('a PKCS12 store signed with a public key is not supported');
+  const octets = derChildren(content)[0];
+  if (octets === undefined) throw new Error('malformed PKCS12 content');
+  // A constructed OCTET STRING (BER) would hold pieces; DER has one primitive string.
+  return octets.tag === 0x24 ? Buffer.concat(derChildren(octets).map((c) => c.value)) : octets.value;
 }
 
-function safeContentsBytes(info: ContentInfo, password: string): Buffer {
-  if (info.contentType === id_data) return Buffer.from(AsnConvert.parse(info.content, OctetStringValue).value);
-  if (info.contentType !== id_encryptedData) throw new Error(`unsupported PKCS12 content ${info.contentType}`);
+function safeContentsBytes(info: Der, password: string): Buffer {
+  const [type, content] = derChildren(info);
+  if (type === undefined || content === undefined) throw new Error('malformed PKCS12 content');
+  if (derOid(type) === ID_DATA) return dataContent(info);
+  if (derOid(type) !== ID_ENCRYPTED_DATA) throw new Error(`unsupported PKCS12 content ${derOid(type)}`);
   // EncryptedData ::= SEQUENCE { version, EncryptedContentInfo ::= SEQUENCE { contentType, alg, [0] IMPLICIT bytes } }
-  const [, eci] = derChildren(readDer(Buffer.from(info.content)).node);
+  const [, eci] = derChildren(derChildren(content)[0] as Der);
   if (eci === undefined) throw new Error('malformed PKCS12 EncryptedData');
-  const [, alg, content] = derChildren(eci);
-  if (alg === undefined || content === undefined) throw new Error('malformed PKCS12 EncryptedData');
+  const [, alg, encrypted] = derChildren(eci);
+  if (alg === undefined || encrypted === undefined) throw new Error('malformed PKCS12 EncryptedData');
   // [0] primitive holds the bytes; [0] constructed holds OCTET STRING pieces.
-  const bytes = content.tag === 0x80 ? content.value : Buffer.concat(derChildren(content).map((c) => c.value));
+  const bytes = encrypted.tag === 0x80 ? encrypted.value : Buffer.concat(derChildren(encrypted).map((c) => c.value));
   return pbes2Decrypt(alg, bytes, password);
 }
 
@@ -90,17 +99,26 @@ function pbes2Decrypt(alg: Der, data: Buffer, password: string): Buffer {
   }
 }
 
+const MAC_DIGESTS: Record<string, [string, number]> = {
+  '1.3.14.3.2.26': ['sha1', 20],
+  '2.16.840.1.101.3.4.2.1': ['sha256', 32],
+  '2.16.840.1.101.3.4.2.2': ['sha384', 48],
+  '2.16.840.1.101.3.4.2.3': ['sha512', 64],
+};
+
 /** PKCS#12 MAC (RFC 7292 appendix B key derivation, BMPString password): a wrong password shows here. */
-function verifyMac(pfx: PFX, authSafe: Buffer, password: string): void {
-  if (pfx.macData === undefined) return;
-  const algOid = pfx.macData.mac.digestAlgorithm.algorithm;
-  const hash = { '1.3.14.3.2.26': 'sha1', '2.16.840.1.101.3.4.2.1': 'sha256', '2.16.840.1.101.3.4.2.2': 'sha384', '2.16.840.1.101.3.4.2.3': 'sha512' }[algOid];
-  if (hash === undefined) return; // an unknown MAC digest: decryption still tells a wrong password
-  const size = { sha1: 20, sha256: 32, sha384: 48, sha512: 64 }[hash] as number;
-  const key = pkcs12Kdf(hash, password, Buffer.from(pfx.macData.macSalt.buffer), pfx.macData.iterations ?? 1, 3, size);
-  const mac = createHmac(hash, key).update(authSafe).digest();
-  const expected = Buffer.from(pfx.macData.mac.digest.buffer);
-  if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) throw new Error('the PKCS12 integrity check failed: wrong password?');
+function verifyMac(macData: Der, authSafe: Buffer, password: string): void {
+  // MacData ::= SEQUENCE { mac DigestInfo ::= SEQUENCE { AlgorithmIdentifier, digest OCTET STRING }, macSalt, iterations DEFAULT 1 }
+  const [mac, salt, iterations] = derChildren(macData);
+  const [alg, digest] = mac ? derChildren(mac) : [];
+  const algOid = alg ? derChildren(alg)[0] : undefined;
+  if (algOid === undefined || digest === undefined || salt === undefined) throw new Error('malformed PKCS12 MAC');
+  const known = MAC_DIGESTS[derOid(algOid)];
+  if (known === undefined) return; // an unknown MAC digest: decryption still tells a wrong password
+  const [hash, size] = known;
+  const key = pkcs12Kdf(hash, password, salt.value, iterations ? derInt(iterations) : 1, 3, size);
+  const computed = createHmac(hash, key).update(authSafe).digest();
+  if (computed.length !== digest.value.length || !timingSafeEqual(computed, digest.value)) throw new Error('the PKCS12 integrity check failed: wrong password?');
 }
 
 function pkcs12Kdf(hash: string, password: string, salt: Buffer, iterations: number, id: number, size: number): Buffer {
