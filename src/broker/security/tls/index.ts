@@ -7,4 +7,4 @@ export { sslPrincipal, requestedClientCertError, parsePrincipalMappingRules, rfc
 export { makeDevCertificate, makeClientCertificate, type DevCertificate } from './dev-certificate.js';
 export { describeTlsClientError, looksLikeTlsClientHello } from './client-errors.js';
 export { nodeCiphers, opensslCipherName, protocolRange } from './ciphers.js';
-export { pkcs12Certificates } from './pkcs12-certificates.js';
+export { pkcs12Certificates, pkcs12KeyAndChain } from './pkcs12-certificates.js';

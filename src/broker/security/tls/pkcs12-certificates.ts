@@ -6,11 +6,12 @@
 // supported: the error says to convert the store to PEM.
 //
 // Kafka: DefaultSslEngineFactory.FileBasedStore.load (KeyStore.getInstance("PKCS12")).
-import { createDecipheriv, createHash, createHmac, pbkdf2Sync, timingSafeEqual, X509Certificate } from 'node:crypto';
+import { createDecipheriv, createPrivateKey, createHash, createHmac, pbkdf2Sync, timingSafeEqual, X509Certificate } from 'node:crypto';
 import { derChildren, derInt, derOid, readDer, type Der } from './der.js';
 
 const ID_DATA = '1.2.840.113549.1.7.1';
 const ID_ENCRYPTED_DATA = '1.2.840.113549.1.7.6';
+const SHROUDED_KEY_BAG = '1.2.840.113549.1.12.10.1.2';
 const CERT_BAG = '1.2.840.113549.1.12.10.1.3';
 const X509_CERTIFICATE = '1.2.840.113549.1.9.22.1';
 const PBES2 = '1.2.840.113549.1.5.13';
@@ -29,25 +30,48 @@ const CIPHERS: Record<string, { name: string; keyLen: number }> = {
 
 /** The certificates (PEM) of a PKCS12 store. Throws Error with what went wrong (the caller adds which setting). */
 export function pkcs12Certificates(der: Buffer, password: string): string[] {
+  return readPkcs12(der, password).certs;
+}
+
+/**
+ * The key (decrypted with `keyPassword`) and chain (leaf first) of a PKCS12 keystore whose key is
+ * encrypted under another password than the store, which node's `pfx` (one passphrase) can't take.
+ */
+export function pkcs12KeyAndChain(der: Buffer, storePassword: string, keyPassword: string): { key: string; cert: string } {
+  const { certs, shroudedKeys } = readPkcs12(der, storePassword);
+  const encrypted = shroudedKeys[0];
+  if (encrypted === undefined) throw new Error('the PKCS12 keystore holds no private key');
+  const key = createPrivateKey({ key: encrypted, format: 'der', type: 'pkcs8', passphrase: keyPassword });
+  const leaf = certs.findIndex((c) => new X509Certificate(c).checkPrivateKey(key));
+  if (leaf < 0) throw new Error('the PKCS12 keystore holds no certificate for its private key');
+  const chain = [certs[leaf] as string, ...certs.filter((_, i) => i !== leaf)];
+  return { key: key.export({ type: 'pkcs8', format: 'pem' }) as string, cert: chain.join('') };
+}
+
+function readPkcs12(der: Buffer, password: string): { certs: string[]; shroudedKeys: Buffer[] } {
   // PFX ::= SEQUENCE { version, authSafe ContentInfo, macData? }
   const [, authSafe, macData] = derChildren(readDer(der).node);
   if (authSafe === undefined) throw new Error('not a PKCS12 store');
   const authSafeBytes = dataContent(authSafe);
   if (macData !== undefined) verifyMac(macData, authSafeBytes, password);
   const certs: string[] = [];
+  const shroudedKeys: Buffer[] = [];
   // AuthenticatedSafe ::= SEQUENCE OF ContentInfo, each holding SafeContents ::= SEQUENCE OF SafeBag
   for (const info of derChildren(readDer(authSafeBytes).node)) {
     for (const bag of derChildren(readDer(safeContentsBytes(info, password)).node)) {
       // SafeBag ::= SEQUENCE { bagId, [0] EXPLICIT bagValue, attributes? }; CertBag ::= SEQUENCE { certId, [0] EXPLICIT OCTET STRING }
       const [bagId, bagValue] = derChildren(bag);
-      if (bagId === undefined || derOid(bagId) !== CERT_BAG || bagValue === undefined) continue;
+      if (bagId === undefined || bagValue === undefined) continue;
+      // pkcs8ShroudedKeyBag: an EncryptedPrivateKeyInfo, which node:crypto decrypts itself.
+      if (derOid(bagId) === SHROUDED_KEY_BAG) shroudedKeys.push((derChildren(bagValue)[0] as Der).raw);
+      if (derOid(bagId) !== CERT_BAG) continue;
       const [certId, certValue] = derChildren(derChildren(bagValue)[0] as Der);
       if (certId === undefined || derOid(certId) !== X509_CERTIFICATE || certValue === undefined) continue;
       const octets = derChildren(certValue)[0] as Der;
       certs.push(new X509Certificate(octets.value).toString());
     }
   }
-  return certs;
+  return { certs, shroudedKeys };
 }
 
 /** The bytes of a ContentInfo of type data: SEQUENCE { contentType, [0] EXPLICIT OCTET STRING }. */

@@ -8,7 +8,7 @@ import { createSecureContext, type TlsOptions } from 'node:tls';
 import { ConfigError } from '../../config.js';
 import type { ListenerSettings } from '../listener-settings.js';
 import { nodeCiphers, protocolRange } from './ciphers.js';
-import { pkcs12Certificates } from './pkcs12-certificates.js';
+import { pkcs12Certificates, pkcs12KeyAndChain } from './pkcs12-certificates.js';
 import type { DevCertificate } from './dev-certificate.js';
 
 export function tlsServerOptions(settings: ListenerSettings, dev: DevCertificate | undefined): TlsOptions {
@@ -72,16 +72,22 @@ function keystoreOptions(settings: ListenerSettings, dev: DevCertificate | undef
     return pemKeystore(name, text, text, keyPassword, `ssl.keystore.location ${path}`);
   }
   if (type === 'PKCS12') {
-    // Node decrypts the key with the one passphrase; a key password that differs from the
-    // store's can't be given separately (keytool's PKCS12 uses the store password for both).
-    const passphrase = keyPassword ?? storePassword;
-    const out = { pfx: bytes, passphrase };
+    // Node's pfx takes one passphrase for the store and its key (keytool's PKCS12 uses the store
+    // password for both); a key under its own ssl.key.password is decrypted separately.
+    const passphrase = storePassword ?? keyPassword;
     try {
-      createSecureContext(out); // a wrong password or a keyless store shows at start
+      createSecureContext({ pfx: bytes, passphrase }); // a wrong password or a keyless store shows at start
+      return { pfx: bytes, passphrase };
     } catch (e) {
-      throw new ConfigError(`listener ${name}: cannot read the PKCS12 keystore ${path}: ${(e as Error).message}`);
+      if (keyPassword !== undefined && keyPassword !== passphrase) {
+        try {
+          return pkcs12KeyAndChain(bytes, storePassword ?? '', keyPassword);
+        } catch {
+          // report the plain failure below
+        }
+      }
+      throw new ConfigError(`listener ${name}: cannot read the PKCS12 keystore ${path}: ${(e as Error).message} (ssl.keystore.password, ssl.key.password)`);
     }
-    return out;
   }
   throw new ConfigError(`listener ${name}: ssl.keystore.type=${type} (PEM, PKCS12)`);
 }
