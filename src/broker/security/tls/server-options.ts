@@ -15,7 +15,15 @@ export function tlsServerOptions(settings: ListenerSettings, dev: DevCertificate
   const name = settings.listenerName;
   const options: TlsOptions = { ...keystoreOptions(settings, dev), ...protocolRange(name, settings.get('ssl.enabled.protocols')) };
   const ciphers = nodeCiphers(name, settings.get('ssl.cipher.suites'));
-  if (ciphers !== undefined) options.ciphers = ciphers;
+  if (ciphers !== undefined) {
+    // Node (like JSSE) keeps the TLS 1.3 and TLS 1.2 suites apart: with none of a version's suites
+    // that version can't be negotiated, and a listener left with no version could never handshake.
+    const has13 = ciphers.split(':').some((c) => c.startsWith('TLS_'));
+    const has12 = ciphers.split(':').some((c) => !c.startsWith('TLS_'));
+    const usable = (has13 && options.maxVersion === 'TLSv1.3') || (has12 && options.minVersion === 'TLSv1.2');
+    if (!usable) throw new ConfigError(`listener ${name}: none of ssl.cipher.suites is usable with ssl.enabled.protocols ${options.minVersion === options.maxVersion ? options.minVersion : `${options.minVersion}-${options.maxVersion}`} (TLS 1.3 suites are TLS_AES_*/TLS_CHACHA20_*, the others are TLS 1.2's)`);
+    options.ciphers = ciphers;
+  }
   const ca = truststore(settings, dev);
   if (ca !== undefined) options.ca = ca;
   Object.assign(options, clientAuth(name, settings.get('ssl.client.auth')));

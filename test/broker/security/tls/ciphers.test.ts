@@ -19,6 +19,11 @@ describe('ssl.cipher.suites', () => {
     expect(() => nodeCiphers('SSL', 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_FOO_BAR,SSL_RSA_WITH_RC4_128_MD5')).toThrow(/TLS_FOO_BAR, SSL_RSA_WITH_RC4_128_MD5/);
   });
 
+  it('refuses suites that no enabled protocol can use', async () => {
+    const dev = await makeDevCertificate([], null);
+    expect(() => tlsServerOptions(settingsOf({ 'ssl.cipher.suites': 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'ssl.enabled.protocols': 'TLSv1.3' }), dev)).toThrow(/none of ssl.cipher.suites is usable/);
+  });
+
   it('a listener limited to one TLS 1.2 suite negotiates it, and a client without it fails', async () => {
     const dev = await makeDevCertificate([], null);
     const options = tlsServerOptions(settingsOf({ 'ssl.cipher.suites': 'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384', 'ssl.enabled.protocols': 'TLSv1.2' }), dev);
