@@ -51,7 +51,7 @@ export function clientAuth(listener: string, value: string | undefined): Pick<Tl
 
 function keystoreOptions(settings: ListenerSettings, dev: DevCertificate | undefined): Pick<TlsOptions, 'key' | 'cert' | 'pfx' | 'passphrase'> {
   const name = settings.listenerName;
-  const type = (settings.get('ssl.keystore.type') ?? 'JKS').trim().toUpperCase();
+  let type = (settings.get('ssl.keystore.type') ?? 'JKS').trim().toUpperCase();
   const location = settings.get('ssl.keystore.location');
   const inlineKey = settings.get('ssl.keystore.key');
   const inlineChain = settings.get('ssl.keystore.certificate.chain');
@@ -70,10 +70,8 @@ function keystoreOptions(settings: ListenerSettings, dev: DevCertificate | undef
     return pemKeystore(name, inlineKey, inlineChain, keyPassword, 'ssl.keystore.key');
   }
   const path = location as string;
-  if (type === 'JKS') {
-    throw new ConfigError(`listener ${name}: ssl.keystore.type JKS is not supported; convert the keystore to PKCS12 with \`keytool -importkeystore -srckeystore ${path} -destkeystore ${path.replace(/\.jks$/i, '')}.p12 -deststoretype PKCS12\` and set ssl.keystore.type=PKCS12`);
-  }
   const bytes = readStore(name, 'ssl.keystore.location', path);
+  type = jksOrPkcs12(name, 'keystore', type, path, bytes);
   if (type === 'PEM') {
     // Kafka's PEM keystore file holds the private key and the certificate chain together.
     const text = bytes.toString('utf8');
@@ -131,12 +129,10 @@ function truststore(settings: ListenerSettings, dev: DevCertificate | undefined)
   }
   // No truststore: the JVM's default CAs in Kafka; here the dev CA (mTLS with --tls certificates) else node's defaults.
   if (location === undefined) return dev !== undefined ? [dev.caPem] : undefined;
-  if (type === 'JKS') {
-    throw new ConfigError(`listener ${name}: ssl.truststore.type JKS is not supported; convert it with \`keytool -importkeystore -srckeystore ${location} -destkeystore ${location.replace(/\.jks$/i, '')}.p12 -deststoretype PKCS12\` and set ssl.truststore.type=PKCS12`);
-  }
   const bytes = readStore(name, 'ssl.truststore.location', location);
-  if (type === 'PEM') return checkedCerts(name, pemCertificates(bytes.toString('utf8')), `ssl.truststore.location ${location}`);
-  if (type === 'PKCS12') {
+  const resolved = jksOrPkcs12(name, 'truststore', type, location, bytes);
+  if (resolved === 'PEM') return checkedCerts(name, pemCertificates(bytes.toString('utf8')), `ssl.truststore.location ${location}`);
+  if (resolved === 'PKCS12') {
     try {
       return checkedCerts(name, pkcs12Certificates(bytes, settings.get('ssl.truststore.password') ?? ''), `ssl.truststore.location ${location}`);
     } catch (e) {
@@ -157,6 +153,19 @@ function checkedCerts(listener: string, certs: string[], where: string): string[
     }
   }
   return certs;
+}
+
+const JKS_MAGIC = [0xfeedfeed, 0xcececece]; // JKS, JCEKS
+
+/**
+ * JKS (Kafka's default store type) is not readable here. But a JVM's "JKS" KeyStore also loads
+ * PKCS12 files (keystore.type.compat, Java 9+), so a PKCS12 file under the default type works in
+ * Kafka: it does here too; a real JKS file gets the keytool line that converts it.
+ */
+function jksOrPkcs12(listener: string, store: 'keystore' | 'truststore', type: string, path: string, bytes: Buffer): string {
+  if (type !== 'JKS') return type;
+  if (bytes.length >= 4 && !JKS_MAGIC.includes(bytes.readUInt32BE(0)) && bytes[0] === 0x30) return 'PKCS12';
+  throw new ConfigError(`listener ${listener}: ssl.${store}.type JKS is not supported; convert the ${store} to PKCS12 with \`keytool -importkeystore -srckeystore ${path} -destkeystore ${path.replace(/\.jks$/i, '')}.p12 -deststoretype PKCS12\` and set ssl.${store}.type=PKCS12`);
 }
 
 function readStore(listener: string, setting: string, path: string): Buffer {
