@@ -47,8 +47,8 @@ function directoryString(v: Der): string | undefined {
 /** RFC 2253 section 2.4: , + " \ < > ; anywhere, # first, a space first or last. */
 export function escapeValue(v: string): string {
   let out = v.replace(/[,+"\\<>;]/g, (c) => `\\${c}`);
+  if (out.endsWith(' ')) out = `${out.slice(0, -1)}\\ `;
   if (out.startsWith('#') || out.startsWith(' ')) out = `\\${out}`;
-  if (out.endsWith(' ') && out.length > 1) out = `${out.slice(0, -1)}\\ `;
   return out;
 }
 

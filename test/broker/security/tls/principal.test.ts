@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../src/broker/config.js';
-import { makeClientCertificate, makeDevCertificate, parsePrincipalMappingRules, sslPrincipal, subjectDn, tlsServerOptions } from '../../../../src/broker/security/tls/index.js';
+import { escapeValue, makeClientCertificate, makeDevCertificate, parsePrincipalMappingRules, sslPrincipal, subjectDn, tlsServerOptions } from '../../../../src/broker/security/tls/index.js';
 import { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import { handshake, settingsOf } from './helpers.js';
@@ -60,6 +60,12 @@ describe('parsePrincipalMappingRules', () => {
 });
 
 describe('subjectDn and sslPrincipal', () => {
+  it('escapes values as RFC 2253 says', () => {
+    expect(escapeValue('a,b+c"d\\e<f>g;h')).toBe('a\\,b\\+c\\"d\\\\e\\<f\\>g\\;h');
+    expect(escapeValue('#x ')).toBe('\\#x\\ ');
+    expect(escapeValue(' ')).toBe('\\ ');
+  });
+
   it('renders the subject as X500Principal.getName() (RFC 2253, most specific first)', async () => {
     const dev = await makeDevCertificate([], null);
     const alice = await makeClientCertificate(dev, 'CN=alice,OU=eng,O=kmock,C=US');
