@@ -8,6 +8,8 @@ import { AddPartitionsToTxnRequestCodec } from './AddPartitionsToTxnRequest.js';
 import { AddPartitionsToTxnResponseCodec } from './AddPartitionsToTxnResponse.js';
 import { AlterConfigsRequestCodec } from './AlterConfigsRequest.js';
 import { AlterConfigsResponseCodec } from './AlterConfigsResponse.js';
+import { AlterUserScramCredentialsRequestCodec } from './AlterUserScramCredentialsRequest.js';
+import { AlterUserScramCredentialsResponseCodec } from './AlterUserScramCredentialsResponse.js';
 import { ApiVersionsRequestCodec } from './ApiVersionsRequest.js';
 import { ApiVersionsResponseCodec } from './ApiVersionsResponse.js';
 import { ConsumerProtocolAssignmentCodec } from './ConsumerProtocolAssignment.js';
@@ -38,6 +40,8 @@ import { DescribeProducersRequestCodec } from './DescribeProducersRequest.js';
 import { DescribeProducersResponseCodec } from './DescribeProducersResponse.js';
 import { DescribeTransactionsRequestCodec } from './DescribeTransactionsRequest.js';
 import { DescribeTransactionsResponseCodec } from './DescribeTransactionsResponse.js';
+import { DescribeUserScramCredentialsRequestCodec } from './DescribeUserScramCredentialsRequest.js';
+import { DescribeUserScramCredentialsResponseCodec } from './DescribeUserScramCredentialsResponse.js';
 import { EndTxnRequestCodec } from './EndTxnRequest.js';
 import { EndTxnResponseCodec } from './EndTxnResponse.js';
 import { FetchRequestCodec } from './FetchRequest.js';
@@ -95,6 +99,8 @@ export * from './AddPartitionsToTxnRequest.js';
 export * from './AddPartitionsToTxnResponse.js';
 export * from './AlterConfigsRequest.js';
 export * from './AlterConfigsResponse.js';
+export * from './AlterUserScramCredentialsRequest.js';
+export * from './AlterUserScramCredentialsResponse.js';
 export * from './ApiVersionsRequest.js';
 export * from './ApiVersionsResponse.js';
 export * from './ConsumerProtocolAssignment.js';
@@ -125,6 +131,8 @@ export * from './DescribeProducersRequest.js';
 export * from './DescribeProducersResponse.js';
 export * from './DescribeTransactionsRequest.js';
 export * from './DescribeTransactionsResponse.js';
+export * from './DescribeUserScramCredentialsRequest.js';
+export * from './DescribeUserScramCredentialsResponse.js';
 export * from './EndTxnRequest.js';
 export * from './EndTxnResponse.js';
 export * from './FetchRequest.js';
@@ -212,6 +220,8 @@ export const ApiKey = {
   DeleteGroups: 42,
   IncrementalAlterConfigs: 44,
   OffsetDelete: 47,
+  DescribeUserScramCredentials: 50,
+  AlterUserScramCredentials: 51,
   DescribeCluster: 60,
   DescribeProducers: 61,
   DescribeTransactions: 65,
@@ -267,6 +277,8 @@ export interface ApiTypes {
   42: { request: import('./DeleteGroupsRequest.js').DeleteGroupsRequest; response: import('./DeleteGroupsResponse.js').DeleteGroupsResponse };
   44: { request: import('./IncrementalAlterConfigsRequest.js').IncrementalAlterConfigsRequest; response: import('./IncrementalAlterConfigsResponse.js').IncrementalAlterConfigsResponse };
   47: { request: import('./OffsetDeleteRequest.js').OffsetDeleteRequest; response: import('./OffsetDeleteResponse.js').OffsetDeleteResponse };
+  50: { request: import('./DescribeUserScramCredentialsRequest.js').DescribeUserScramCredentialsRequest; response: import('./DescribeUserScramCredentialsResponse.js').DescribeUserScramCredentialsResponse };
+  51: { request: import('./AlterUserScramCredentialsRequest.js').AlterUserScramCredentialsRequest; response: import('./AlterUserScramCredentialsResponse.js').AlterUserScramCredentialsResponse };
   60: { request: import('./DescribeClusterRequest.js').DescribeClusterRequest; response: import('./DescribeClusterResponse.js').DescribeClusterResponse };
   61: { request: import('./DescribeProducersRequest.js').DescribeProducersRequest; response: import('./DescribeProducersResponse.js').DescribeProducersResponse };
   65: { request: import('./DescribeTransactionsRequest.js').DescribeTransactionsRequest; response: import('./DescribeTransactionsResponse.js').DescribeTransactionsResponse };
@@ -309,6 +321,8 @@ export const APIS: { readonly [K in keyof ApiTypes]: ApiSpec<ApiTypes[K]['reques
   42: { key: 42, name: "DeleteGroups", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: DeleteGroupsRequestCodec, response: DeleteGroupsResponseCodec },
   44: { key: 44, name: "IncrementalAlterConfigs", minVersion: 0, maxVersion: 1, flexibleFrom: 1, request: IncrementalAlterConfigsRequestCodec, response: IncrementalAlterConfigsResponseCodec },
   47: { key: 47, name: "OffsetDelete", minVersion: 0, maxVersion: 0, flexibleFrom: -1, request: OffsetDeleteRequestCodec, response: OffsetDeleteResponseCodec },
+  50: { key: 50, name: "DescribeUserScramCredentials", minVersion: 0, maxVersion: 0, flexibleFrom: 0, request: DescribeUserScramCredentialsRequestCodec, response: DescribeUserScramCredentialsResponseCodec },
+  51: { key: 51, name: "AlterUserScramCredentials", minVersion: 0, maxVersion: 0, flexibleFrom: 0, request: AlterUserScramCredentialsRequestCodec, response: AlterUserScramCredentialsResponseCodec },
   60: { key: 60, name: "DescribeCluster", minVersion: 0, maxVersion: 1, flexibleFrom: 0, request: DescribeClusterRequestCodec, response: DescribeClusterResponseCodec },
   61: { key: 61, name: "DescribeProducers", minVersion: 0, maxVersion: 0, flexibleFrom: 0, request: DescribeProducersRequestCodec, response: DescribeProducersResponseCodec },
   65: { key: 65, name: "DescribeTransactions", minVersion: 0, maxVersion: 0, flexibleFrom: 0, request: DescribeTransactionsRequestCodec, response: DescribeTransactionsResponseCodec },
