@@ -50,10 +50,17 @@ export default lazy;
   };
 }
 
-/** `import { f } from 'node:MOD'` gets a function that requires the module on its first call. Only plain functions are offered: anything else fails the build. */
-function lazyBuiltin(mod) {
+/**
+ * `import { f } from 'node:MOD'` gets a function that requires the module on its first call. Plain
+ * functions are offered, classes as constructors that build the real class's object (`new
+ * X509Certificate(pem)`; `instanceof` against the stand-in does not hold), and the objects named in
+ * `objects` as proxies whose properties are the real object's (methods bound to it: webcrypto).
+ * Anything else fails the build.
+ */
+function lazyBuiltin(mod, objects = []) {
   const real = requireHere(`node:${mod}`);
   const fns = Object.keys(real).filter((k) => typeof real[k] === 'function' && /^[a-z]/.test(k));
+  const classes = Object.keys(real).filter((k) => typeof real[k] === 'function' && /^[A-Z]/.test(k));
   return {
     name: `lazy-builtin:${mod}`,
     setup(b) {
@@ -66,6 +73,8 @@ function lazyBuiltin(mod) {
         contents: `let real;
 const load = () => (real ??= require('node:${mod}'));
 ${fns.map((f) => `export function ${f}(...args) { return load().${f}(...args); }`).join('\n')}
+${classes.map((c) => `export function ${c}(...args) { return new (load().${c})(...args); }`).join('\n')}
+${objects.map((o) => `export const ${o} = new Proxy({}, { get: (_, k) => { const t = load().${o}; const v = t[k]; return typeof v === 'function' ? v.bind(t) : v; } });`).join('\n')}
 `,
       }));
     },
@@ -82,7 +91,8 @@ const result = await build({
   sourcemap: true,
   // Smaller to read and to compile when the code cache is missing (the source map keeps stack traces readable).
   minify: true,
-  external: ['snappy', 'lz4-napi', '@node-rs/crc32', '@bokuweb/zstd-wasm'],
+  // @peculiar/x509 (and the reflect-metadata it needs) loads only for --tls: kept out of the bundle.
+  external: ['snappy', 'lz4-napi', '@node-rs/crc32', '@bokuweb/zstd-wasm', '@peculiar/x509', 'reflect-metadata'],
   // No dynamic import(): a vm.Script has no module loader behind it, so they become require().
   supported: { 'dynamic-import': false },
   // import.meta.url (src/codec/records/native.ts's createRequire) is the bundle's own URL.

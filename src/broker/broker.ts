@@ -21,7 +21,10 @@ import { GroupCoordinator, isPolicyEvent, type GroupEvent } from './group/index.
 import { TopicDeletions, type AdvertisedListener, type BrokerServices, type ListenerEndpoint } from './services.js';
 import { resolveListeners } from './security/listeners.js';
 import type { ListenerSpec } from './security/types.js';
-import { ANONYMOUS } from './security/types.js';
+import { ANONYMOUS, isSaslProtocol } from './security/types.js';
+import type { AuthenticatorSettings } from './security/sasl-authenticator.js';
+import type { SaslMechanisms } from './security/sasl/mechanism.js';
+import { createSaslMechanisms, unservableMechanisms } from './security/sasl/index.js';
 import { createAuthorizer, type Authorizer } from './security/authorizer/index.js';
 import { ScramCredentialStore } from './security/sasl/scram-credentials.js';
 import { BrokerClock } from './time/broker-clock.js';
@@ -81,6 +84,8 @@ export class Broker implements ConnectionDeps {
   readonly authorizer: Authorizer | undefined;
   /** SCRAM credentials of every user (sasl.users, AlterUserScramCredentials). */
   readonly scramCredentials = new ScramCredentialStore();
+  /** The SASL mechanisms of the SASL listeners (PLAIN, SCRAM-SHA-256/512, OAUTHBEARER). */
+  readonly saslMechanisms: SaslMechanisms;
   /** What handlers, the log and the config code may use (services.ts). */
   readonly services: BrokerServices;
   /** Strict-clients mode: what clients did that a correct client does not (strict/findings.ts). */
@@ -186,6 +191,8 @@ export class Broker implements ConnectionDeps {
     }));
     this.advertised = this.listeners[0].endpoint.advertised;
     this.authorizer = createAuthorizer(config, this.log);
+    this.saslMechanisms = createSaslMechanisms({ config, scram: this.scramCredentials, now: () => this.clock.now(), log: this.log });
+    this.warnUnservableMechanisms();
     this.services = {
       config,
       log: this.log,
@@ -223,17 +230,40 @@ export class Broker implements ConnectionDeps {
   }
 
   /** A new client connection on `listener` (the first listener when not given: kmock's own tests). */
-  accept(socket: Socket, listener = this.listeners[0]): Connection {
-    const c = new Connection(this, socket, this.nextConnectionId++, { endpoint: listener.endpoint, principal: ANONYMOUS });
+  accept(socket: Socket, listener = this.listeners[0], principal = ANONYMOUS): Connection {
+    const sasl = isSaslProtocol(listener.spec.protocol) ? this.saslSettings(listener.spec.name) : undefined;
+    const c = new Connection(this, socket, this.nextConnectionId++, { endpoint: listener.endpoint, principal, sasl });
     this.connections.add(c);
     this.stats.connectionsOpened++;
     this.log.debug({ connection: c.info.id, host: c.info.clientHost, port: c.info.clientPort }, 'connection opened');
     return c;
   }
 
+  /** What a SASL listener's connections authenticate with (security/sasl-authenticator.ts). */
+  private saslSettings(listenerName: string): AuthenticatorSettings {
+    return {
+      listenerName,
+      mechanisms: this.saslMechanisms,
+      connectionsMaxReauthMs: this.config.connectionsMaxReauthMs,
+      failedAuthenticationDelayMs: this.config.connectionFailedAuthenticationDelayMs,
+      log: this.log,
+    };
+  }
+
   onConnectionClosed(c: Connection, why: string): void {
     this.connections.delete(c);
     this.log.debug({ connection: c.info.id, why }, 'connection closed');
+  }
+
+  /** GSSAPI (Kafka's default sasl.enabled.mechanisms) needs Kerberos, which kmock does not serve: said once. */
+  private warnUnservableMechanisms(): void {
+    const sasl = this.listeners.filter((l) => isSaslProtocol(l.spec.protocol)).map((l) => l.spec.name);
+    if (sasl.length === 0) return;
+    const dropped = unservableMechanisms(this.config, sasl);
+    if (dropped.length > 0) this.log.warn({ mechanisms: dropped, listeners: sasl }, 'SASL mechanisms kmock cannot serve are not offered (GSSAPI needs Kerberos): set sasl.enabled.mechanisms to PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER');
+    for (const name of sasl) {
+      if (this.saslMechanisms.enabled(name).length === 0) this.log.warn({ listener: name }, 'a SASL listener with no mechanism kmock serves: every client will be refused');
+    }
   }
 
   traceLine(line: Record<string, unknown>): void {

@@ -25,6 +25,8 @@ import type { MemoryPool, MemoryWaiter } from './memory-pool.js';
 import { NO_RESPONSE, type ApiHandler, type RequestContext } from './handlers/types.js';
 import type { BrokerServices, ListenerEndpoint } from './services.js';
 import type { SecurityProtocol } from './security/types.js';
+import { redactSecrets } from './security/redact.js';
+import { SaslServerAuthenticator, type AuthenticatorSettings } from './security/sasl-authenticator.js';
 import { checkLeftover, checkUnadvertisedVersion } from './strict/frame-checks.js';
 
 /** Frames parsed but not yet handled: beyond this, reading pauses until the queue drains. */
@@ -56,6 +58,8 @@ export interface ConnectionSecurity {
   endpoint: ListenerEndpoint;
   /** ANONYMOUS, or the TLS client certificate's principal (security/tls). */
   principal: string;
+  /** On SASL listeners: the authenticator's settings (every connection authenticates first). */
+  sasl?: AuthenticatorSettings;
 }
 
 /** What the control plane does to one request (fault injection). */
@@ -118,6 +122,8 @@ export class Connection {
   private readonly pool: MemoryPool;
   private readonly closeThis = (why: string) => this.close(why);
   private readonly listener: ListenerEndpoint;
+  /** SASL listeners: the authenticator every frame goes to until the connection has authenticated. */
+  private readonly auth: SaslServerAuthenticator | undefined;
 
   constructor(
     private readonly deps: ConnectionDeps,
@@ -137,12 +143,36 @@ export class Connection {
     };
     this.services = deps.services;
     this.pool = deps.requestMemory;
+    this.auth = security.sasl === undefined ? undefined : this.authenticator(security.sasl);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => this.close('socket error'));
     socket.on('end', () => this.onPeerGone());
     socket.on('close', () => this.onPeerGone());
     this.touch();
+  }
+
+  private authenticator(settings: AuthenticatorSettings): SaslServerAuthenticator {
+    const apiVersions = this.deps.handlers.get(18);
+    return new SaslServerAuthenticator(
+      {
+        connectionId: this.info.id,
+        write: (chunks) => this.write(chunks),
+        close: (why) => this.close(why),
+        apiVersions: (frame) => void this.handleRequest(frame),
+        apiVersionsMax: apiVersions?.maxVersion ?? 0,
+        schedule: (ms, run, name) => this.services.clock.schedule(ms, run, { name }),
+        now: () => this.services.clock.now(),
+        trace: (header, request, response) => {
+          if (this.services.config.trace) this.trace(header, request, response, 0);
+        },
+        authenticated: (principal, mechanism) => {
+          this.info.principal = principal;
+          this.info.saslMechanism = mechanism;
+        },
+      },
+      settings,
+    );
   }
 
   get isClosed(): boolean {
@@ -153,6 +183,7 @@ export class Connection {
     if (this.closed) return;
     this.closed = true;
     this.idleTimer?.cancel();
+    this.auth?.dispose();
     // The queued frames' bytes and the frame being read go back to the pool; the request being
     // handled gives its own back when its handler returns (dispatch).
     for (const f of this.frames) this.pool.release(f.length);
@@ -289,9 +320,11 @@ export class Connection {
       if (this.headSize < 0) {
         if (this.pendingBytes < 4) return;
         const size = this.readSize();
-        if (size < 0 || size > this.services.config.socketRequestMaxBytes) {
-          this.services.log.warn({ connection: this.info.id, size }, 'frame size out of bounds; closing connection');
-          this.close('frame size out of bounds');
+        // Before authentication a SASL listener takes frames up to sasl.server.max.receive.size
+        // (SaslServerAuthenticator's NetworkReceive), after it socket.request.max.bytes.
+        const max = this.auth?.active ? this.services.config.saslServerMaxReceiveSize : this.services.config.socketRequestMaxBytes;
+        if (size < 0 || size > max) {
+          this.frameSizeOutOfBounds(size, max);
           return;
         }
         this.headSize = size;
@@ -319,6 +352,23 @@ export class Connection {
       // NetworkReceive's buffer, of the payload's size; chunks are copied in as they arrive.
       this.receive = { buf: Buffer.allocUnsafe(size), filled: 0 };
     }
+  }
+
+  /**
+   * A frame size past the limit: Kafka closes (InvalidReceiveException). The commonest cause is a
+   * client speaking TLS to a plaintext listener: its ClientHello (0x16 0x03 ..) reads as a size
+   * of about 369 MB, so the log line says so instead of quoting the number alone.
+   */
+  private frameSizeOutOfBounds(size: number, max: number): void {
+    const tlsHello = size >>> 24 === 0x16 && ((size >>> 16) & 0xff) === 0x03;
+    const l = this.listener;
+    if (tlsHello && l.protocol !== 'SSL' && l.protocol !== 'SASL_SSL') {
+      this.services.log.warn({ connection: this.info.id, host: this.info.clientHost, listener: l.name }, `TLS handshake on the ${l.protocol} listener ${l.name}; closing connection (the client wants SSL: point it at an SSL listener, or start kmock with --tls)`);
+      this.close('TLS handshake on a plaintext listener');
+      return;
+    }
+    this.services.log.warn({ connection: this.info.id, size, max, listener: l.name }, 'frame size out of bounds; closing connection');
+    this.close('frame size out of bounds');
   }
 
   /** Copies pending bytes into the frame being read; true once it is complete. */
@@ -473,8 +523,31 @@ export class Connection {
     this.close('handler error');
   }
 
-  /** Handles one frame; returns a promise when the response is not ready yet. */
+  /**
+   * Handles one frame; returns a promise when the response is not ready yet. On a SASL listener the
+   * authenticator takes every frame until the connection has authenticated (raw v0 tokens have no
+   * Kafka header), and a handshake after it may begin re-authentication (KIP-368); a request after
+   * the session expired closes the connection (SocketServer's "Disconnecting expired channel").
+   */
   private handleFrame(frame: Buffer): Promise<void> | undefined {
+    const auth = this.auth;
+    if (auth !== undefined) {
+      if (auth.active) {
+        auth.onFrame(frame);
+        return undefined;
+      }
+      if (frame.length >= 8 && frame.readInt16BE(0) === 17 && auth.maybeBeginReauthentication(frame)) return undefined;
+      if (auth.sessionExpired()) {
+        this.services.log.info({ connection: this.info.id, principal: this.info.principal }, 'SASL session expired; closing connection');
+        this.close('session expired');
+        return undefined;
+      }
+    }
+    return this.handleRequest(frame);
+  }
+
+  /** Handles one request of an authenticated connection (or an ApiVersions during authentication). */
+  private handleRequest(frame: Buffer): Promise<void> | undefined {
     // peekRequestHeader's fields, read here (it throws only for frames under 8 bytes).
     if (frame.length < 8) {
       // Kafka cannot read a request header from it either (InvalidRequestException → close).
@@ -604,11 +677,12 @@ export class Connection {
       client: 'clientId' in h ? h.clientId : undefined,
       connection: this.info.id,
       host: this.info.clientHost,
+      principal: this.info.principal,
       ms: Math.round(ms * 1000) / 1000,
     };
-    if (api && request !== null) line.request = toJson(api.request.schema, request as object, h.apiVersion);
+    if (api && request !== null) line.request = redactSecrets(h.apiKey, toJson(api.request.schema, request as object, h.apiVersion));
     if (api && response !== null && typeof response === 'object') {
-      line.response = toJson(api.response.schema, response as object, h.apiVersion);
+      line.response = redactSecrets(h.apiKey, toJson(api.response.schema, response as object, h.apiVersion));
     } else if (typeof response === 'string') {
       line.response = response;
     } else {

@@ -23,6 +23,13 @@ export const START_USAGE = `usage: kmock start [options]
   --data-dir DIR              keep topics, data and offsets in DIR, in Kafka's layout (log.dirs);
                               a restart brings them back (default: in memory; docs/storage.md)
   --fsync                     fsync the data dir before answering acks=all (fsyncOnAcksAll)
+  --tls                       a self-signed CA and certificate for the advertised hosts, made at
+                              start, for every SSL/SASL_SSL listener without a keystore; with no
+                              listeners setting the one listener is SSL (docs/security.md)
+  --tls-dir DIR               where --tls keeps ca.pem, server.pem and server.key (default: a new
+                              temp dir); a restart with the same DIR reuses them
+  --sasl-users U:P,...        users for every SASL listener: PLAIN logins and SCRAM-SHA-256/512
+                              credentials (sasl.users)
   --config FILE               Kafka-style properties file (key=value)
   --set KEY=VALUE             any setting by its Kafka name, repeatable
   --policy TEXT               draft policies on or off, repeatable (below)
@@ -57,6 +64,9 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
       'advertised-port': { type: 'string' },
       partitions: { type: 'string' },
       'no-auto-create': { type: 'boolean' },
+      tls: { type: 'boolean' },
+      'tls-dir': { type: 'string' },
+      'sasl-users': { type: 'string' },
       'initial-rebalance-delay-ms': { type: 'string' },
       config: { type: 'string' },
       'data-dir': { type: 'string' },
@@ -106,6 +116,9 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
   }
   if (values['data-dir'] !== undefined) config.logDirs = values['data-dir'];
   if (values.fsync) config.fsyncOnAcksAll = true;
+  if (values.tls) config.tls = true;
+  if (values['tls-dir'] !== undefined) config.tlsDir = values['tls-dir'];
+  if (values['sasl-users'] !== undefined) config.saslUsers = values['sasl-users'];
   if (values.trace) config.trace = true;
   if (values.clock !== undefined) {
     try {
@@ -141,13 +154,20 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
   if (kmock.clock.view().mode === 'manual' && kmock.adminUrl === undefined) {
     logger.warn('the clock is manual and there is no --admin-port: nothing can advance it, so no broker timer will fire');
   }
-  io.stdout(`listening on ${kmock.host}:${kmock.port}\n`);
+  // One line per listener. kmock's default single PLAINTEXT listener keeps the bare line that
+  // scripts wait for; named or secured listeners say their name and protocol after it.
+  for (const l of kmock.listeners) {
+    const plainDefault = kmock.listeners.length === 1 && l.name === 'PLAINTEXT' && l.protocol === 'PLAINTEXT';
+    io.stdout(plainDefault ? `listening on ${l.host || "0.0.0.0"}:${l.port}\n` : `listening on ${l.host || "0.0.0.0"}:${l.port} ${l.name} ${l.protocol}\n`);
+  }
+  if (kmock.tls !== undefined) io.stdout(`TLS CA in ${kmock.tls.caPath}\n`);
   if (kmock.adminUrl !== undefined) io.stdout(`admin API on ${kmock.adminUrl}\n`);
   logger.info(
     {
       host: kmock.host,
       port: kmock.port,
       advertised: kmock.bootstrapServers,
+      listeners: kmock.listeners.map((l) => `${l.name}://${l.bootstrapServers} (${l.protocol})`),
       nodeId: config.nodeId,
       admin: kmock.adminUrl,
       clock: kmock.clock.view().mode,

@@ -56,12 +56,13 @@ export function staticBrokerConfigs(broker: BrokerServices): Map<string, string>
     ['process.roles', 'broker,controller'],
     ['node.id', String(c.nodeId)],
     ['broker.id', String(c.nodeId)],
-    ['listeners', `PLAINTEXT://${c.host}:${listenPort}`],
-    ['advertised.listeners', `PLAINTEXT://${broker.advertised.host}:${broker.advertised.port}`],
+    ['listeners', c.listeners ?? `PLAINTEXT://${c.host}:${listenPort}`],
+    ['advertised.listeners', broker.listeners.map((l) => `${l.name}://${l.advertised.host}:${l.advertised.port}`).join(',')],
     ['offsets.topic.replication.factor', '1'],
     ['transaction.state.log.replication.factor', '1'],
     ['transaction.state.log.min.isr', '1'],
   ]);
+  if (c.listeners !== null) m.set('listener.security.protocol.map', c.listenerSecurityProtocolMap);
   // (node.id is one of them: it is written again, unchanged.)
   for (const [k, v] of broker.dynamicConfigs.staticSettings) m.set(k, v);
   return m;

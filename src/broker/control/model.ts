@@ -162,6 +162,13 @@ export interface ConnectionView {
   port: number;
   softwareName: string | null;
   softwareVersion: string | null;
+  /** The listener the connection came in on, and its protocol. */
+  listener: string;
+  securityProtocol: string;
+  /** Who it authenticated as: "User:alice", or User:ANONYMOUS (PLAINTEXT, SSL without a client certificate, SASL not yet authenticated). */
+  principal: string;
+  /** The SASL mechanism, once authenticated on a SASL listener. */
+  saslMechanism: string | null;
 }
 
 /** Strict-clients mode (docs/strict-clients.md): on or off, and what it found so far. */
@@ -315,6 +322,10 @@ export class ControlPlane {
       port: c.info.clientPort,
       softwareName: c.info.clientSoftwareName ?? null,
       softwareVersion: c.info.clientSoftwareVersion ?? null,
+      listener: c.info.listenerName,
+      securityProtocol: c.info.securityProtocol,
+      principal: c.info.principal,
+      saslMechanism: c.info.saslMechanism ?? null,
     }));
   }
 

@@ -3,7 +3,11 @@
 // Written to a dir (ca.pem for clients to trust) and reused while still good, so a client that
 // trusts ca.pem keeps trusting it across restarts. ECDSA P-256: quick to make, and every Kafka
 // client's TLS stack accepts it.
-import { webcrypto, X509Certificate, createPrivateKey } from 'node:crypto';
+import { X509Certificate, createPrivateKey, type webcrypto as WebCrypto } from 'node:crypto';
+
+// Node's global WebCrypto (the same object as node:crypto's webcrypto), read here rather than
+// imported so that the CLI bundle's lazy node:crypto stand-in (scripts/bundle.mjs) is not in the way.
+const webcrypto = globalThis.crypto as unknown as WebCrypto.Crypto;
 import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,7 +53,7 @@ export async function makeDevCertificate(hosts: readonly string[], dir: string |
   if (reused !== undefined) return reused;
   const x509 = await x509Lib();
   const now = Date.now();
-  const caKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const caKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as WebCrypto.CryptoKeyPair;
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
     name: asn1Order(x509, 'CN=kmock development CA,O=kmock'),
@@ -87,7 +91,7 @@ export async function makeClientCertificate(ca: Pick<DevCertificate, 'caPem' | '
 async function issue(x509: typeof X509, ca: Pick<DevCertificate, 'caPem' | 'caKeyPem'>, subject: string, extensions: X509.Extension[]): Promise<{ certPem: string; keyPem: string }> {
   const caCert = new x509.X509Certificate(ca.caPem);
   const caKey = await webcrypto.subtle.importKey('pkcs8', createPrivateKey(ca.caKeyPem).export({ type: 'pkcs8', format: 'der' }), ALG, false, ['sign']);
-  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as WebCrypto.CryptoKeyPair;
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
@@ -128,7 +132,7 @@ async function reusable(dir: string, hosts: readonly string[]): Promise<DevCerti
   }
 }
 
-async function pkcs8Pem(x509: typeof X509, key: webcrypto.CryptoKey): Promise<string> {
+async function pkcs8Pem(x509: typeof X509, key: WebCrypto.CryptoKey): Promise<string> {
   return x509.PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
 }
 
