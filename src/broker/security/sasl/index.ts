@@ -1,79 +1,64 @@
-// The SASL mechanisms of a broker's SASL listeners: which ones each listener offers
-// (sasl.enabled.mechanisms, per listener), and a fresh server per exchange with its users:
-// PLAIN from the listener's PlainLoginModule JAAS config and `sasl.users`; SCRAM from the
-// credential store (`sasl.users` at start, AlterUserScramCredentials at run time); OAUTHBEARER
-// with the unsecured validator and the options of the listener's oauthbearer JAAS config.
-import { ConfigError, type BrokerConfig } from '../../config.js';
+// The SASL mechanisms of a broker's listeners (Kafka's SaslChannelBuilder + per-mechanism server
+// callback handlers): a listener's sasl.enabled.mechanisms minus GSSAPI, which kmock cannot serve.
+import type { BrokerConfig } from '../../config.js';
 import { listenerSettings } from '../listener-settings.js';
-import { parseJaasConfig, plainUsers, type JaasEntry } from './jaas.js';
+import { jaasOption, parseJaasConfig, type JaasEntry } from './jaas.js';
 import type { SaslMechanismDeps, SaslMechanisms, SaslServer } from './mechanism.js';
-import { OAuthBearerSaslServer, validatorOptions } from './oauthbearer.js';
-import { PlainSaslServer } from './plain.js';
-import { ScramSaslServer } from './scram.js';
-import { credentialFromPassword, isScramMechanism, SCRAM_MECHANISMS } from './scram-credentials.js';
+import { createOAuthBearerServer, unsecuredValidatorOptions } from './oauthbearer.js';
+import { createPlainServer } from './plain.js';
+import { createScramServer } from './scram.js';
+import { parseSaslUsers, type ScramMechanism } from './scram-credentials.js';
 
-/** The mechanisms kmock can serve. */
-export const SERVED_MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'] as const;
+const UNSERVABLE = new Set(['GSSAPI']);
+const PLAIN_LOGIN_MODULE = 'org.apache.kafka.common.security.plain.PlainLoginModule';
 
-/** Iterations of the SCRAM credentials `sasl.users` creates (ScramMechanism's minimum). */
-const SASL_USERS_ITERATIONS = 4096;
-
-/** sasl.users: "name:password,..." (a password may hold ':' but not ','). */
-export function parseSaslUsers(text: string | null): Map<string, string> {
-  const users = new Map<string, string>();
-  for (const entry of (text ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) {
-    const i = entry.indexOf(':');
-    if (i <= 0 || i === entry.length - 1) throw new ConfigError('sasl.users: each entry is name:password');
-    users.set(entry.slice(0, i), entry.slice(i + 1));
-  }
-  return users;
-}
-
-function enabledOn(config: BrokerConfig, listener: string): string[] {
-  const text = listenerSettings(config, listener).get('sasl.enabled.mechanisms') ?? '';
+function listed(config: BrokerConfig, listenerName: string): string[] {
+  const text = listenerSettings(config, listenerName).get('sasl.enabled.mechanisms') ?? '';
   return text.split(',').map((m) => m.trim().toUpperCase()).filter((m) => m !== '');
 }
 
-/** What the listeners enable that kmock cannot serve (GSSAPI, or any other name), for the one warning at start. */
-export function unservableMechanisms(config: BrokerConfig, listeners: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const l of listeners) for (const m of enabledOn(config, l)) if (!(SERVED_MECHANISMS as readonly string[]).includes(m)) out.add(m);
-  return [...out];
-}
-
-function jaasFor(config: BrokerConfig, listener: string, mechanism: string): JaasEntry[] {
-  const setting = `listener.name.${listener.toLowerCase()}.${mechanism.toLowerCase()}.sasl.jaas.config`;
-  const text = listenerSettings(config, listener).getForMechanism(mechanism, 'sasl.jaas.config');
-  return text === undefined ? [] : parseJaasConfig(text, setting);
+/** The mechanisms each listener names that kmock drops (GSSAPI), for one warning at start. */
+export function unservableMechanisms(config: BrokerConfig, listenerNames: readonly string[]): Array<{ listener: string; mechanism: string }> {
+  return listenerNames.flatMap((l) => listed(config, l).filter((m) => UNSERVABLE.has(m)).map((mechanism) => ({ listener: l, mechanism })));
 }
 
 export function createSaslMechanisms(deps: SaslMechanismDeps): SaslMechanisms {
-  const { config, scram } = deps;
-  const saslUsers = parseSaslUsers(config.saslUsers);
-  for (const [user, password] of saslUsers) {
-    for (const m of SCRAM_MECHANISMS) scram.set(user, m, credentialFromPassword(m, password, SASL_USERS_ITERATIONS));
-  }
-  // Each listener's offer and PLAIN users, read (and checked) once at start.
-  const perListener = new Map<string, { enabled: string[]; plain: Map<string, string>; oauth: ReturnType<typeof validatorOptions> }>();
-  const listenerOf = (name: string) => {
-    let l = perListener.get(name);
-    if (l === undefined) {
-      const enabled = enabledOn(config, name).filter((m) => (SERVED_MECHANISMS as readonly string[]).includes(m));
-      const plain = new Map([...saslUsers, ...plainUsers(jaasFor(config, name, 'PLAIN'))]);
-      const oauth = validatorOptions(jaasFor(config, name, 'OAUTHBEARER')[0]?.options ?? new Map());
-      perListener.set(name, (l = { enabled, plain, oauth }));
+  const { config, scram, now, log } = deps;
+  scram.addUsers(config.saslUsers);
+  const kmockUsers = new Map(parseSaslUsers(config.saslUsers).map((u) => [u.name, u.password]));
+  const jaasCache = new Map<string, JaasEntry[]>();
+  const jaas = (listener: string, mechanism: string): JaasEntry[] => {
+    const key = `${listener}/${mechanism}`;
+    let e = jaasCache.get(key);
+    if (e === undefined) {
+      const text = listenerSettings(config, listener).getForMechanism(mechanism, 'sasl.jaas.config');
+      e = text === undefined ? [] : parseJaasConfig(text);
+      jaasCache.set(key, e);
     }
-    return l;
+    return e;
   };
+  const enabled = (l: string): string[] => listed(config, l).filter((m) => !UNSERVABLE.has(m));
   return {
-    enabled: (listener) => listenerOf(listener).enabled,
-    create: (listener, mechanism): SaslServer | undefined => {
-      const l = listenerOf(listener);
-      if (!l.enabled.includes(mechanism)) return undefined;
-      if (mechanism === 'PLAIN') return new PlainSaslServer((user) => l.plain.get(user));
-      if (isScramMechanism(mechanism)) return new ScramSaslServer(mechanism, (user) => scram.get(user, mechanism));
-      if (mechanism === 'OAUTHBEARER') return new OAuthBearerSaslServer(l.oauth, deps.now);
-      return undefined;
+    enabled,
+    create(listenerName: string, mechanism: string): SaslServer | undefined {
+      const m = mechanism.toUpperCase();
+      if (!enabled(listenerName).includes(m)) return undefined;
+      switch (m) {
+        case 'PLAIN': {
+          const entries = jaas(listenerName, 'plain');
+          return createPlainServer((user) => jaasOption(entries, `user_${user}`, PLAIN_LOGIN_MODULE) ?? kmockUsers.get(user));
+        }
+        case 'SCRAM-SHA-256':
+        case 'SCRAM-SHA-512':
+          return createScramServer(m as ScramMechanism, scram);
+        case 'OAUTHBEARER': {
+          const entries = jaas(listenerName, 'oauthbearer');
+          const options = unsecuredValidatorOptions((k) => jaasOption(entries, k));
+          return createOAuthBearerServer(options, now, (reason) => log.debug({ listener: listenerName, reason }, 'OAUTHBEARER token rejected'));
+        }
+        default:
+          return undefined;
+      }
     },
   };
 }

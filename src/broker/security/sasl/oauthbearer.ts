@@ -1,13 +1,8 @@
-// SASL/OAUTHBEARER (RFC 7628), the server side with Kafka's unsecured-JWS validator:
-// org.apache.kafka.common.security.oauthbearer.internals.OAuthBearerSaslServer,
-// OAuthBearerClientInitialResponse, and .../unsecured/OAuthBearerUnsecuredJws +
-// OAuthBearerUnsecuredValidatorCallbackHandler + OAuthBearerValidationUtils (what kafkajs's
-// oauthBearerProvider and Kafka's OAuthBearerUnsecuredLoginCallbackHandler send: alg "none").
-// An invalid token is answered with RFC 7628's JSON error challenge; the client then sends %x01
-// and the exchange fails with that JSON as its message.
+// OAUTHBEARER (RFC 7628) as Kafka's OAuthBearerSaslServer with the unsecured JWS validator
+// (OAuthBearerUnsecuredValidatorCallbackHandler, OAuthBearerUnsecuredJws, OAuthBearerValidationUtils):
+// a bad token gets the JSON error challenge; the client's %x01 answer then fails the exchange.
 import { SaslAuthenticationError, SaslMechanismError, type SaslServer } from './mechanism.js';
 
-/** The validator's options (unsecuredValidator* in the listener's oauthbearer JAAS config). */
 export interface UnsecuredValidatorOptions {
   principalClaimName: string;
   scopeClaimName: string;
@@ -15,109 +10,111 @@ export interface UnsecuredValidatorOptions {
   allowableClockSkewMs: number;
 }
 
-export function validatorOptions(options: ReadonlyMap<string, string>): UnsecuredValidatorOptions {
-  const skew = Number(options.get('unsecuredValidatorAllowableClockSkewMs') ?? '0');
+/** The validator's options from the listener's OAUTHBEARER JAAS options (Kafka's defaults). */
+export function unsecuredValidatorOptions(option: (key: string) => string | undefined): UnsecuredValidatorOptions {
+  const get = (k: string): string | undefined => {
+    const v = option(`unsecuredValidator${k}`);
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const skew = get('AllowableClockSkewMs');
+  const skewMs = skew === undefined ? 0 : Number(skew);
+  if (!Number.isInteger(skewMs)) throw new Error(`For input string: "${skew}"`);
+  if (skewMs < 0) throw new Error(`Allowable clock skew millis must not be negative: ${skew}`);
   return {
-    principalClaimName: (options.get('unsecuredValidatorPrincipalClaimName') ?? '').trim() || 'sub',
-    scopeClaimName: (options.get('unsecuredValidatorScopeClaimName') ?? '').trim() || 'scope',
-    requiredScope: (options.get('unsecuredValidatorRequiredScope') ?? '').split(/[ ,]+/).filter((s) => s !== ''),
-    allowableClockSkewMs: Number.isInteger(skew) && skew >= 0 ? skew : 0,
+    principalClaimName: get('PrincipalClaimName') ?? 'sub',
+    scopeClaimName: get('ScopeClaimName') ?? 'scope',
+    requiredScope: (get('RequiredScope') ?? '').split(' ').filter((s) => s !== ''),
+    allowableClockSkewMs: skewMs,
   };
 }
 
-/** OAuthBearerClientInitialResponse: "n,[a=authzid]," %x01 "auth=Bearer " token %x01 [key=value %x01]* %x01 */
-const INITIAL = /^n,(a=([^,]*))?,\u0001(.*)\u0001\u0001$/s;
-const AUTH = /^auth=([\w]+)[ ]+([-_.a-zA-Z0-9]+)$/;
+export interface ValidToken { principal: string; expiresAtMs: number }
+export type Validation = { ok: true; token: ValidToken } | { ok: false; scope?: string; reason: string };
 
-class InvalidToken extends Error {
-  constructor(
-    message: string,
-    readonly status = 'invalid_token',
-    readonly scope?: string,
-  ) {
-    super(message);
+function decodePart(part: string): Record<string, unknown> | string {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : 'malformed JSON';
+  } catch {
+    return 'malformed JSON';
   }
 }
 
-export class OAuthBearerSaslServer implements SaslServer {
-  readonly mechanism = 'OAUTHBEARER';
-  complete = false;
-  authorizationId = '';
-  credentialExpiresAtMs: number | undefined;
-  private errorMessage: string | undefined;
+/** The unsecured validator's checks, in its order; `reason` is for kmock's log only. */
+export function validateUnsecuredJws(token: string, o: UnsecuredValidatorOptions, nowMs: number): Validation {
+  const fail = (reason: string): Validation => ({ ok: false, reason });
+  if (token.includes('..')) return fail("Malformed compact serialization contains '..'");
+  const parts = token.split('.');
+  if (token.endsWith('.')) parts[parts.length - 1] = '';
+  if (parts.length !== 3) return fail('Unsecured JWS compact serializations must have 3 dot-separated Base64URL-encoded values');
+  const header = decodePart(parts[0]!);
+  if (typeof header === 'string') return fail(header);
+  const claims = decodePart(parts[1]!);
+  if (typeof claims === 'string') return fail(claims);
+  if (header.alg !== 'none') return fail("Unsecured JWS must have 'none' for an algorithm");
+  if (parts[2] !== '') return fail('Unsecured JWS must not contain a digital signature');
+  const exp = claims.exp;
+  if (typeof exp !== 'number') return fail('No expiration time in JWT');
+  const principal = claims[o.principalClaimName];
+  if (typeof principal !== 'string' || principal.trim() === '') return fail(`No principal name in JWT claim: ${o.principalClaimName}`);
+  const iat = claims.iat;
+  if (typeof iat === 'number' && 1000 * iat > nowMs + o.allowableClockSkewMs) return fail('The Issued At value was after the indicated time plus allowable clock skew');
+  if (nowMs - o.allowableClockSkewMs >= 1000 * exp) return fail('The indicated time minus allowable clock skew was on or after the Expiration Time value');
+  if (typeof iat === 'number' && exp <= iat) return fail('The Expiration Time time was not after the Issued At time');
+  const raw = claims[o.scopeClaimName];
+  const scope = new Set((typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : []).filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim()));
+  for (const s of o.requiredScope) {
+    // Kafka's failureScope is requiredScope.toString(): "[a, b]".
+    if (!scope.has(s)) return { ok: false, scope: `[${o.requiredScope.join(', ')}]`, reason: `missing required scope ${s}` };
+  }
+  return { ok: true, token: { principal, expiresAtMs: Math.trunc(exp * 1000) } };
+}
 
-  constructor(
-    private readonly options: UnsecuredValidatorOptions,
-    private readonly now: () => number,
-  ) {}
+const SASLNAME = '(?:[\\x01-\\x2B\\x2D-\\x3C\\x3E-\\x7F]|=2C|=3D)+';
+const KVPAIRS = '(?:[A-Za-z]+=[\\x21-\\x7E \\t\\r\\n]+\\x01)*';
+const INITIAL = new RegExp(`^n,(?:a=(?<authzid>${SASLNAME}))?,\\x01(?<kv>${KVPAIRS})\\x01$`);
+const AUTH = /^(?<scheme>\w+) +(?<token>[-_~+/.a-zA-Z0-9]+=*)$/;
 
-  evaluate(token: Buffer): Buffer {
-    if (token.length === 1 && token[0] === 0x01 && this.errorMessage !== undefined) throw new SaslAuthenticationError(this.errorMessage);
-    this.errorMessage = undefined;
-    const m = INITIAL.exec(token.toString('utf8'));
-    if (m === null) throw new SaslMechanismError('Invalid OAUTHBEARER client first message');
-    const authzid = m[2] ?? '';
-    let tokenValue: string | undefined;
-    for (const kv of m[3]!.split('\u0001')) {
-      const auth = AUTH.exec(kv);
-      if (auth !== null) {
-        if (auth[1]!.toLowerCase() !== 'bearer') throw new SaslMechanismError(`Invalid scheme in OAUTHBEARER client first message: ${auth[1]}`);
-        tokenValue = auth[2];
+export function createOAuthBearerServer(options: UnsecuredValidatorOptions, now: () => number, onRejected?: (reason: string) => void): SaslServer {
+  let errorMessage: string | undefined;
+  let complete = false;
+  let authorizationId = '';
+  let expiresAt: number | undefined;
+  return {
+    mechanism: 'OAUTHBEARER',
+    get complete() { return complete; },
+    get authorizationId() { return authorizationId; },
+    get credentialExpiresAtMs() { return expiresAt; },
+    evaluate(token: Buffer): Buffer {
+      if (token.length === 1 && token[0] === 0x01 && errorMessage !== undefined) throw new SaslAuthenticationError(errorMessage);
+      errorMessage = undefined;
+      const m = INITIAL.exec(token.toString('utf8'));
+      if (m === null) throw new SaslMechanismError('Invalid OAUTHBEARER client first message');
+      const props = new Map<string, string>();
+      for (const kv of m.groups!.kv!.split('\x01')) {
+        if (kv === '') continue;
+        const i = kv.indexOf('=');
+        props.set(kv.slice(0, i), kv.slice(i + 1));
       }
-    }
-    if (tokenValue === undefined) throw new SaslMechanismError('Invalid OAUTHBEARER client first message: no auth=Bearer token');
-    let principal: string;
-    let expMs: number;
-    try {
-      ({ principal, expMs } = this.validate(tokenValue));
-    } catch (e) {
-      if (!(e instanceof InvalidToken)) throw e;
-      // OAuthBearerSaslServer.jsonErrorResponse
-      this.errorMessage = `{"status":"${e.status}"${e.scope !== undefined ? `, "scope":"${e.scope}"` : ''}}`;
-      return Buffer.from(this.errorMessage, 'utf8');
-    }
-    if (authzid !== '' && authzid !== principal) {
-      throw new SaslAuthenticationError(`Authentication failed: Client requested an authorization id (${authzid}) that is different from the token's principal name (${principal})`);
-    }
-    this.authorizationId = principal;
-    this.credentialExpiresAtMs = expMs;
-    this.complete = true;
-    return Buffer.alloc(0);
-  }
-
-  /** OAuthBearerUnsecuredValidatorCallbackHandler.handleCallback */
-  private validate(jws: string): { principal: string; expMs: number } {
-    const parts = jws.split('.');
-    if (parts.length !== 3 || parts[2] !== '') throw new InvalidToken('Unsecured JWS compact serializations must have 3 dot-separated Base64URL-encoded values and the third must be empty');
-    let header: Record<string, unknown>;
-    let claims: Record<string, unknown>;
-    try {
-      header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as Record<string, unknown>;
-      claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
-    } catch {
-      throw new InvalidToken('Invalid unsecured JWS');
-    }
-    if (header.alg !== 'none') throw new InvalidToken('Unsecured JWS must have an alg of none');
-    const o = this.options;
-    const principal = claims[o.principalClaimName];
-    if (principal === undefined) throw new InvalidToken(`Required claim missing: ${o.principalClaimName}`);
-    if (typeof principal !== 'string' || principal.trim() === '') throw new InvalidToken(`The ${o.principalClaimName} claim had the incorrect type`);
-    const now = this.now();
-    const iat = claims.iat;
-    if (iat !== undefined) {
-      if (typeof iat !== 'number') throw new InvalidToken('The iat claim had the incorrect type');
-      if (iat * 1000 > now + o.allowableClockSkewMs) throw new InvalidToken('The Issued At value must be in the past');
-    }
-    const exp = claims.exp;
-    if (exp === undefined) throw new InvalidToken('Required claim missing: exp');
-    if (typeof exp !== 'number') throw new InvalidToken('The exp claim had the incorrect type');
-    if (now > exp * 1000 + o.allowableClockSkewMs) throw new InvalidToken('The indicated time is past the token expiration time');
-    if (typeof iat === 'number' && iat > exp) throw new InvalidToken('The Expiration Time time must be after the Issued At time');
-    const scopeClaim = claims[o.scopeClaimName];
-    const scope = typeof scopeClaim === 'string' ? scopeClaim.split(' ').filter((s) => s !== '') : Array.isArray(scopeClaim) ? scopeClaim.map(String) : [];
-    for (const required of o.requiredScope) {
-      if (!scope.includes(required)) throw new InvalidToken(`The provided scope (${scope.join(' ')}) was missing a required scope (${required})`, 'insufficient_scope', o.requiredScope.join(' '));
-    }
-    return { principal, expMs: exp * 1000 };
-  }
+      const auth = props.get('auth');
+      if (auth === undefined) throw new SaslMechanismError("Invalid OAUTHBEARER client first message: 'auth' not specified");
+      const a = AUTH.exec(auth);
+      if (a === null) throw new SaslMechanismError("Invalid OAUTHBEARER client first message: invalid 'auth' format");
+      if (a.groups!.scheme!.toLowerCase() !== 'bearer') throw new SaslMechanismError('Invalid scheme in OAUTHBEARER client first message: null');
+      const v = validateUnsecuredJws(a.groups!.token!, options, now());
+      if (!v.ok) {
+        onRejected?.(v.reason);
+        errorMessage = v.scope === undefined ? '{"status":"invalid_token"}' : `{"status":"insufficient_scope", "scope":"${v.scope}"}`;
+        return Buffer.from(errorMessage, 'utf8');
+      }
+      const authzid = m.groups!.authzid ?? '';
+      if (authzid !== '' && authzid !== v.token.principal) {
+        throw new SaslAuthenticationError(`Authentication failed: Client requested an authorization id (${authzid}) that is different from the token's principal name (${v.token.principal})`);
+      }
+      authorizationId = v.token.principal;
+      expiresAt = v.token.expiresAtMs;
+      complete = true;
+      return Buffer.alloc(0);
+    },
+  };
 }

@@ -1,33 +1,36 @@
-// SASL/PLAIN, the server side (org.apache.kafka.common.security.plain.internals.PlainSaslServer,
-// with PlainServerCallbackHandler checking the JAAS config's users): one token,
-// "authzid NUL authcid NUL password".
+// SASL/PLAIN (RFC 4616), as Kafka's PlainSaslServer with PlainServerCallbackHandler: the password
+// of `user_<name>` in the listener's PlainLoginModule JAAS options, or kmock's sasl.users.
 import { timingSafeEqual } from 'node:crypto';
-import { SaslAuthenticationError, SaslMechanismError, type SaslServer } from './mechanism.js';
+import { SaslAuthenticationError, type SaslServer } from './mechanism.js';
 
-export class PlainSaslServer implements SaslServer {
-  readonly mechanism = 'PLAIN';
-  complete = false;
-  authorizationId = '';
+export type PasswordLookup = (user: string) => string | undefined;
 
-  constructor(private readonly passwordOf: (user: string) => string | undefined) {}
-
-  evaluate(token: Buffer): Buffer {
-    const tokens = token.toString('utf8').split('\u0000');
-    if (tokens.length !== 3) throw new SaslMechanismError(`Invalid SASL/PLAIN response: expected 3 tokens, got ${tokens.length}`);
-    const [authzid, username, password] = tokens as [string, string, string];
-    if (username === '') throw new SaslMechanismError('Authentication failed: username not specified');
-    if (password === '') throw new SaslMechanismError('Authentication failed: password not specified');
-    const expected = this.passwordOf(username);
-    if (expected === undefined || !sameText(expected, password)) throw new SaslAuthenticationError('Authentication failed: Invalid username or password');
-    if (authzid !== '' && authzid !== username) throw new SaslAuthenticationError('Authentication failed: Client requested an authorization id that is different from username');
-    this.authorizationId = username;
-    this.complete = true;
-    return Buffer.alloc(0);
-  }
+function equalConstantTime(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+export function createPlainServer(password: PasswordLookup): SaslServer {
+  let complete = false;
+  let authorizationId = '';
+  return {
+    mechanism: 'PLAIN',
+    get complete() { return complete; },
+    get authorizationId() { return authorizationId; },
+    evaluate(token: Buffer): Buffer {
+      const parts = token.toString('utf8').split('\u0000');
+      // PlainSaslServer.extractTokens looks at no more than four pieces.
+      if (parts.length !== 3) throw new SaslAuthenticationError(`Invalid SASL/PLAIN response: expected 3 tokens, got ${Math.min(parts.length, 4)}`);
+      const [authzid, user, pass] = parts as [string, string, string];
+      if (user === '') throw new SaslAuthenticationError('Authentication failed: username not specified');
+      if (pass === '') throw new SaslAuthenticationError('Authentication failed: password not specified');
+      const expected = password(user);
+      if (expected === undefined || !equalConstantTime(pass, expected)) throw new SaslAuthenticationError('Authentication failed: Invalid username or password');
+      if (authzid !== '' && authzid !== user) throw new SaslAuthenticationError('Authentication failed: Client requested an authorization id that is different from username');
+      authorizationId = user;
+      complete = true;
+      return Buffer.alloc(0);
+    },
+  };
 }

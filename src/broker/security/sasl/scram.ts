@@ -1,99 +1,113 @@
-// SCRAM-SHA-256 / SCRAM-SHA-512, the server side (RFC 5802, RFC 7677):
-// org.apache.kafka.common.security.scram.internals.ScramSaslServer with ScramMessages' formats
-// and ScramFormatter's arithmetic. Two client messages: client-first (user, nonce, extensions),
-// answered with server-first (nonce + ours, salt, iterations); client-final (proof), answered with
-// server-final (our signature).
+// SCRAM-SHA-256/512 server (RFC 5802, RFC 7677), as Kafka's ScramSaslServer: message grammar of
+// ScramMessages, keys of ScramFormatter, credentials from the ScramCredentialStore. Failures are
+// SaslMechanismError (the client gets Kafka's generic text), except the authorization id mismatch.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SaslAuthenticationError, SaslMechanismError, type SaslServer } from './mechanism.js';
-import { SCRAM_HASH, type ScramCredential, type ScramMechanism } from './scram-credentials.js';
+import { hashName, SCRAM_MIN_ITERATIONS, type ScramCredential, type ScramCredentialStore, type ScramMechanism } from './scram-credentials.js';
 
-/** ScramMessages.ClientFirstMessage */
-const CLIENT_FIRST = /^n,(a=([^,]*))?,n=([^,]*),r=([^,]*)(.*)$/s;
-/** ScramMessages.ClientFinalMessage */
-const CLIENT_FINAL = /^c=([^,]*),r=([^,]*)(.*),p=([A-Za-z0-9+/]*=*)$/s;
-/** ScramSaslServer.SUPPORTED_EXTENSIONS: delegation tokens' "tokenauth" (kmock has no tokens: a token login fails). */
-const SUPPORTED_EXTENSIONS = new Set(['tokenauth']);
+const SASLNAME = '(?:[\\x01-\\x2B\\x2D-\\x3C\\x3E-\\x7F]|=2C|=3D)+';
+const VALUE = '[\\x01-\\x2B\\x2D-\\x7F]+';
+const PRINTABLE = '[\\x21-\\x2B\\x2D-\\x7E]+';
+const B64 = '(?:[a-zA-Z0-9/+]{4})*(?:[a-zA-Z0-9/+]{3}=|[a-zA-Z0-9/+]{2}==)?';
+const RESERVED = `(?:m=${VALUE},)?`;
+const EXTENSIONS = `(?:,[A-Za-z]+=${VALUE})*`;
+const CLIENT_FIRST = new RegExp(`^n,(?:a=(?<authzid>${SASLNAME}))?,${RESERVED}n=(?<saslname>${SASLNAME}),r=(?<nonce>${PRINTABLE})(?<ext>${EXTENSIONS})$`);
+const CLIENT_FINAL = new RegExp(`^c=(?<channel>${B64}),r=(?<nonce>${PRINTABLE})${EXTENSIONS},p=(?<proof>${B64})$`);
 
-/** ScramFormatter.username: =2C and =3D decoded, any other "=" refused. */
-function saslNameToUsername(saslName: string): string {
-  const username = saslName.replace(/=2C/g, ',');
-  if (username.replace(/=3D/g, '').includes('=')) throw new SaslMechanismError('Invalid username in SCRAM client first message');
-  return username.replace(/=3D/g, '=');
-}
-
-/** ScramExtensions: "key=value" pairs after the nonce, comma separated. */
-function extensionKeys(text: string): string[] {
-  return text.split(',').filter((s) => s !== '').map((kv) => kv.split('=')[0]!);
+/** ScramFormatter.username: "=2C" is ',', "=3D" is '='; any other '=' is invalid. */
+export function scramUsername(saslName: string): string {
+  const u = saslName.replaceAll('=2C', ',');
+  if (u.replaceAll('=3D', '').includes('=')) throw new Error(`Invalid username: ${saslName}`);
+  return u.replaceAll('=3D', '=');
 }
 
 /** ScramFormatter.secureRandomString: 130 random bits in base 36. */
-function serverNonce(): string {
-  return BigInt(`0x${randomBytes(17).toString('hex')}`).toString(36);
+function secureRandomString(): string {
+  const b = randomBytes(17);
+  b[0] = b[0]! & 0x03;
+  return BigInt('0x' + b.toString('hex')).toString(36);
 }
 
-export class ScramSaslServer implements SaslServer {
-  complete = false;
-  authorizationId = '';
-  private state: 'client-first' | 'client-final' | 'done' = 'client-first';
-  private credential: ScramCredential | undefined;
-  private clientFirstBare = '';
-  private serverFirst = '';
-  private nonce = '';
+export function createScramServer(mechanism: ScramMechanism, store: ScramCredentialStore): SaslServer {
+  const h = hashName(mechanism);
+  let state: 'first' | 'final' | 'complete' | 'failed' = 'first';
+  let authorizationId = '';
+  let credential: ScramCredential | undefined;
+  let clientFirstBare = '';
+  let serverFirst = '';
+  let nonce = '';
+  const hmac = (key: Buffer, text: string): Buffer => createHmac(h, key).update(text, 'utf8').digest();
 
-  constructor(
-    readonly mechanism: ScramMechanism,
-    private readonly credentialOf: (user: string) => ScramCredential | undefined,
-  ) {}
-
-  evaluate(token: Buffer): Buffer {
-    const text = token.toString('utf8');
-    if (this.state === 'client-first') return this.clientFirst(text);
-    if (this.state === 'client-final') return this.clientFinal(text);
-    throw new SaslMechanismError('Unexpected SASL response: authentication already complete');
-  }
-
-  private clientFirst(text: string): Buffer {
-    const m = CLIENT_FIRST.exec(text);
-    if (m === null) throw new SaslMechanismError(`Invalid SCRAM client first message format: ${text.length} bytes`);
-    const [, authzPart = '', authzid = '', saslName, clientNonce, extensions] = m as unknown as [string, string, string, string, string, string];
-    const unsupported = extensionKeys(extensions).filter((k) => !SUPPORTED_EXTENSIONS.has(k));
-    if (unsupported.length > 0) throw new SaslMechanismError(`Unsupported extensions will not be processed: ${unsupported.join(',')}`);
-    if (extensionKeys(extensions).includes('tokenauth')) throw new SaslMechanismError('Token authentication is not supported by kmock');
-    const username = saslNameToUsername(saslName);
-    const credential = this.credentialOf(username);
+  function first(token: Buffer): Buffer {
+    const msg = token.toString('utf8');
+    const m = CLIENT_FIRST.exec(msg);
+    if (m === null) throw new SaslMechanismError(`Invalid SCRAM client first message format: ${msg}`);
+    const g = m.groups!;
+    const ext = g.ext!;
+    const extensions = new Map<string, string>();
+    for (const kv of ext === '' ? [] : ext.slice(1).split(',')) {
+      const i = kv.indexOf('=');
+      extensions.set(kv.slice(0, i), kv.slice(i + 1));
+    }
+    const serverNonce = secureRandomString();
+    let username: string;
+    try {
+      username = scramUsername(g.saslname!);
+    } catch {
+      throw new SaslMechanismError('Authentication failed: Credentials could not be obtained');
+    }
+    // kmock has no delegation tokens, so a tokenauth exchange finds no owner.
+    if (extensions.get('tokenauth')?.toLowerCase() === 'true') throw new SaslMechanismError(`Token Authentication failed: Invalid tokenId : ${username}`);
+    credential = store.get(username, mechanism);
     if (credential === undefined) throw new SaslMechanismError('Authentication failed: Invalid user credentials');
+    const authzid = g.authzid ?? '';
     if (authzid !== '' && authzid !== username) throw new SaslAuthenticationError('Authentication failed: Client requested an authorization id that is different from username');
-    if (credential.iterations < SCRAM_HASH[this.mechanism].minIterations) throw new SaslMechanismError(`Iterations ${credential.iterations} is less than the minimum ${SCRAM_HASH[this.mechanism].minIterations} for ${this.mechanism}`);
-    this.credential = credential;
-    this.authorizationId = username;
-    // client-first-message-bare: what follows the GS2 header "n,[a=authzid],".
-    this.clientFirstBare = text.slice(`n,${authzPart},`.length);
-    this.nonce = clientNonce + serverNonce();
-    this.serverFirst = `r=${this.nonce},s=${credential.salt.toString('base64')},i=${credential.iterations}`;
-    this.state = 'client-final';
-    return Buffer.from(this.serverFirst, 'utf8');
+    if (credential.iterations < SCRAM_MIN_ITERATIONS) throw new SaslMechanismError(`Iterations ${credential.iterations} is less than the minimum ${SCRAM_MIN_ITERATIONS} for ${mechanism.replaceAll('-', '_')}`);
+    authorizationId = username;
+    // Kafka rebuilds client-first-message-bare from what it parsed (no "m=" reserved part).
+    const extText = [...extensions].map(([k, v]) => `${k}=${v}`).join(',');
+    clientFirstBare = `n=${g.saslname},r=${g.nonce}` + (extText === '' ? '' : `,${extText}`);
+    nonce = g.nonce! + serverNonce;
+    serverFirst = `r=${nonce},s=${credential.salt.toString('base64')},i=${credential.iterations}`;
+    state = 'final';
+    return Buffer.from(serverFirst, 'utf8');
   }
 
-  private clientFinal(text: string): Buffer {
-    const m = CLIENT_FINAL.exec(text);
-    if (m === null) throw new SaslMechanismError('Invalid SCRAM client final message format');
-    const [, , nonce, , proofB64] = m as unknown as [string, string, string, string, string];
-    if (nonce !== this.nonce) throw new SaslMechanismError('Invalid client nonce in the final client message.');
-    const { hash } = SCRAM_HASH[this.mechanism];
-    const credential = this.credential!;
-    const withoutProof = text.slice(0, text.lastIndexOf(',p='));
-    const authMessage = `${this.clientFirstBare},${this.serverFirst},${withoutProof}`;
-    const clientSignature = createHmac(hash, credential.storedKey).update(authMessage).digest();
-    const proof = Buffer.from(proofB64, 'base64');
-    if (proof.length !== clientSignature.length) throw new SaslMechanismError('Invalid client credentials');
+  function final(token: Buffer): Buffer {
+    const msg = token.toString('utf8');
+    const m = CLIENT_FINAL.exec(msg);
+    if (m === null) throw new SaslMechanismError(`Invalid SCRAM client final message format: ${msg}`);
+    const g = m.groups!;
+    if (!g.nonce!.endsWith(nonce)) throw new SaslMechanismError('Invalid client nonce in the final client message.');
+    const cred = credential!;
+    const authMessage = `${clientFirstBare},${serverFirst},c=${g.channel},r=${g.nonce}`;
+    const clientSignature = hmac(cred.storedKey, authMessage);
+    const proof = Buffer.from(g.proof!, 'base64');
+    if (proof.length !== clientSignature.length) throw new SaslMechanismError('Authentication failed: Invalid client final message');
     const clientKey = Buffer.alloc(proof.length);
     for (let i = 0; i < proof.length; i++) clientKey[i] = proof[i]! ^ clientSignature[i]!;
-    const storedKey = createHash(hash).update(clientKey).digest();
-    if (!timingSafeEqual(storedKey, credential.storedKey)) throw new SaslMechanismError('Invalid client credentials');
-    const serverSignature = createHmac(hash, credential.serverKey).update(authMessage).digest();
-    this.credential = undefined;
-    this.state = 'done';
-    this.complete = true;
+    const computed = createHash(h).update(clientKey).digest();
+    if (!timingSafeEqual(computed, cred.storedKey)) throw new SaslMechanismError('Invalid client credentials');
+    const serverSignature = hmac(cred.serverKey, authMessage);
+    credential = undefined;
+    state = 'complete';
     return Buffer.from(`v=${serverSignature.toString('base64')}`, 'utf8');
   }
+
+  return {
+    mechanism,
+    get complete() { return state === 'complete'; },
+    get authorizationId() { return authorizationId; },
+    evaluate(token: Buffer): Buffer {
+      try {
+        if (state === 'first') return first(token);
+        if (state === 'final') return final(token);
+        throw new SaslMechanismError(`Unexpected challenge in Sasl server state ${state === 'complete' ? 'COMPLETE' : 'FAILED'}`);
+      } catch (e) {
+        credential = undefined;
+        state = 'failed';
+        throw e;
+      }
+    },
+  };
 }
