@@ -104,8 +104,6 @@ export const NOT_YET_SERVED_API_KEYS: ReadonlyArray<{ key: number; name: string;
   { key: 46, name: 'ListPartitionReassignments', issue: '#15 cluster' },
   { key: 48, name: 'DescribeClientQuotas', issue: '#14 security' },
   { key: 49, name: 'AlterClientQuotas', issue: '#14 security' },
-  { key: 50, name: 'DescribeUserScramCredentials', issue: '#14 security' },
-  { key: 51, name: 'AlterUserScramCredentials', issue: '#14 security' },
   { key: 55, name: 'DescribeQuorum', issue: '#15 cluster' },
   { key: 57, name: 'UpdateFeatures', issue: '#17 KIP-848 / Kafka 4.x mode' },
   { key: 64, name: 'UnregisterBroker', issue: '#15 cluster' },

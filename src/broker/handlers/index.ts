@@ -10,6 +10,8 @@ import { deleteAclsHandler } from './delete-acls.js';
 import { deleteTopicsHandler } from './delete-topics.js';
 import { describeAclsHandler } from './describe-acls.js';
 import { describeClusterHandler } from './describe-cluster.js';
+import { describeUserScramCredentialsHandler } from './describe-user-scram-credentials.js';
+import { alterUserScramCredentialsHandler } from './alter-user-scram-credentials.js';
 import { describeConfigsHandler } from './describe-configs.js';
 import { alterConfigsHandler } from './alter-configs.js';
 import { incrementalAlterConfigsHandler } from './incremental-alter-configs.js';
@@ -60,6 +62,8 @@ export const HANDLERS: ApiHandler[] = [
   saslAuthenticateHandler,
   createPartitionsHandler,
   describeClusterHandler,
+  describeUserScramCredentialsHandler,
+  alterUserScramCredentialsHandler,
   // -- data path handlers --
   produceHandler,
   fetchHandler,
