@@ -101,7 +101,7 @@ describe.skipIf(KCAT !== undefined)('kcat over SASL_SSL with SCRAM-SHA-512', () 
     const meta = await run('kcat', ['-b', l.bootstrapServers, ...x, '-L', '-J'], { timeoutMs: 30_000 });
     expect(meta.code).toBe(0);
     const brokers = (JSON.parse(meta.stdout) as { brokers: Array<{ name: string }> }).brokers;
-    expect(brokers.map((b) => b.name)).toEqual([`${l.bootstrapServers}/1`]);
+    expect(brokers.map((b) => b.name)).toEqual([l.bootstrapServers]);
     const produced = await run('kcat', ['-b', l.bootstrapServers, ...x, '-P', '-t', 'kcat-sasl-ssl'], { stdin: 'one\ntwo\n', timeoutMs: 30_000 });
     expect(produced.code).toBe(0);
     const consumed = await run('kcat', ['-b', l.bootstrapServers, ...x, '-C', '-t', 'kcat-sasl-ssl', '-o', 'beginning', '-e', '-q'], { timeoutMs: 30_000 });
