@@ -281,6 +281,8 @@ export class Broker implements ConnectionDeps {
       for (const t of saved?.topics ?? []) this.topics.restore(t.name, t.id, t.partitions, t.replicationFactor, new Map(t.configs));
       if (saved !== null) this.dynamicConfigs.load(saved.dynamicConfigs);
       if (saved?.nextProducerIdBlock !== undefined) this.producerIds.restore(BigInt(saved.nextProducerIdBlock));
+      // The credentials AlterUserScramCredentials made; sasl.users' are set over them later, at start.
+      if (saved?.scramCredentials !== undefined) this.scramCredentials.load(saved.scramCredentials);
     } finally {
       this.loadingDataDir = false;
     }
@@ -288,6 +290,7 @@ export class Broker implements ConnectionDeps {
     const strays = dir.partitionDirs().filter((p) => !known.has(p.topic));
     if (strays.length > 0) this.log.warn({ dir: dir.dir, partitions: strays.map((p) => `${p.topic}-${p.partition}`) }, 'partition dirs of topics the data dir does not list: left alone');
     this.dynamicConfigs.onChange(() => this.saveCluster());
+    this.scramCredentials.onChange(() => this.saveCluster());
     this.producerIds.onBlockAllocated = () => this.saveCluster();
     // "kafka-recovery-point-checkpoint" / "kafka-log-start-offset-checkpoint": every
     // log.flush.offset.checkpoint.interval.ms and log.flush.start.offset.checkpoint.interval.ms (60 s).
@@ -319,6 +322,7 @@ export class Broker implements ConnectionDeps {
       topics: this.topics.all().map((t) => ({ name: t.name, id: t.id, partitions: t.partitions.length, replicationFactor: t.replicationFactor, configs: [...t.configs] })),
       dynamicConfigs: this.dynamicConfigs.entries(),
       nextProducerIdBlock: String(this.producerIds.nextBlockStart),
+      scramCredentials: this.scramCredentials.entries(),
     };
     this.dataDir.saveCluster(saved);
   }

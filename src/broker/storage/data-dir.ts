@@ -20,6 +20,7 @@
 // its latest snapshot; kmock replays every retained batch, which gives the same state); indexes
 // are rebuilt in memory. Batches stay on disk and are read on demand: nothing is loaded into
 // memory at start. A file that is not Kafka's (or a dir kmock cannot read) is named in the error.
+import type { ScramCredentialEntry } from '../security/sasl/scram-credentials.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from 'pino';
@@ -87,6 +88,11 @@ export interface SavedCluster {
   nextProducerIdBlock?: string;
   /** DynamicBrokerConfigs.entries(): per broker, cluster default, client metrics subscriptions. */
   dynamicConfigs: SavedDynamicConfigs;
+  /**
+   * ScramCredentialStore.entries(): the SCRAM credentials AlterUserScramCredentials made (salts and
+   * derived keys only, as Kafka's UserScramCredentialRecord: never a password).
+   */
+  scramCredentials?: ScramCredentialEntry[];
 }
 
 /** What loading a partition found (logged, and reported by tests). */

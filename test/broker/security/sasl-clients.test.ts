@@ -165,3 +165,34 @@ describe('secrets stay out of the log', () => {
     for (const secret of ['very-secret-pw', 'wrong-secret-pw', Buffer.from('very-secret-pw').toString('base64'), Buffer.from('very-secret-pw').toString('hex')]) expect(all).not.toContain(secret);
   });
 });
+
+describe('SCRAM credentials in a data dir', () => {
+  it('a user AlterUserScramCredentials created logs in after a restart', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { saltedPassword } = await import('../../../src/broker/security/sasl/scram-credentials.js');
+    const dir = mkdtempSync(join(tmpdir(), 'kmock-scram-dir-'));
+    const options = { listeners: 'PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0', saslEnabledMechanisms: 'SCRAM-SHA-256', logDirs: dir };
+    try {
+      let kmock = await startKmock(options);
+      const raw = await RawClient.connect(kmock.listeners[0]!.bootstrapServers);
+      const salt = Buffer.from('0123456789abcdef');
+      const r = await raw.request(51, 0, { deletions: [], upsertions: [{ name: 'dave', mechanism: 1, iterations: 4096, salt, saltedPassword: saltedPassword('dave-secret', salt, 4096, 'SCRAM-SHA-256') }] } as never);
+      expect(r).toMatchObject({ results: [{ user: 'dave', errorCode: 0 }] });
+      raw.close();
+      await kmock.close();
+      kmock = await startKmock(options);
+      try {
+        const admin = new Kafka({ clientId: 'dave', brokers: [kmock.listeners[1]!.bootstrapServers], sasl: { mechanism: 'scram-sha-256', username: 'dave', password: 'dave-secret' }, logLevel: logLevel.NOTHING }).admin();
+        await admin.connect();
+        await admin.listTopics();
+        await admin.disconnect();
+      } finally {
+        await kmock.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
