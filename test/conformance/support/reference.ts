@@ -33,6 +33,8 @@ export interface ReferenceKafka {
   pid: number;
   /** The temp dir with server.properties, data/, kafka.log and stdout.log (removed by stop). */
   dir: string;
+  /** The extra listeners (`StartOptions.listeners`), by name. */
+  listeners?: Array<{ name: string; host: string; port: number; bootstrapServers: string }>;
   /** SIGTERM, SIGKILL after a timeout, temp dir removed. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -48,6 +50,10 @@ export interface StartOptions {
   settings?: Record<string, string | number | boolean>;
   /** How long Kafka may take to answer (default 120 s). */
   timeoutMs?: number;
+  /** Extra listeners ("NAME:PROTOCOL"), each on a free port after PLAINTEXT (`start --listener`). */
+  listeners?: string[];
+  /** SCRAM credentials written at format time ("SCRAM-SHA-256=[name=a,password=b]", `start --add-scram`). */
+  addScram?: string[];
 }
 
 interface RunResult {
@@ -162,6 +168,8 @@ export async function startReferenceKafkaOrReason(
   const args = ['start', version, '--owner-pid', String(process.pid)];
   if (opts.timeoutMs !== undefined) args.push('--timeout', String(Math.ceil(opts.timeoutMs / 1000)));
   for (const [k, v] of Object.entries(opts.settings ?? {})) args.push('--set', `${k}=${String(v)}`);
+  for (const l of opts.listeners ?? []) args.push('--listener', l);
+  for (const a of opts.addScram ?? []) args.push('--add-scram', a);
   const r = await run(args, (opts.timeoutMs ?? 120_000) + 60_000);
   if (r.code === UNAVAILABLE) {
     const u = unavailable(lastLine(r.stderr));
@@ -183,6 +191,12 @@ export async function startReferenceKafkaOrReason(
     version,
     pid: Number(pid[1]),
     dir: dir[1],
+    listeners: [...r.stdout.matchAll(/^listener (\S+) (\S+):(\d+)$/gm)].map((m) => ({
+      name: m[1],
+      host: m[2],
+      port: Number(m[3]),
+      bootstrapServers: `${m[2]}:${m[3]}`,
+    })),
     stop() {
       stopping ??= run(['stop', '--dir', kafka.dir, '--quiet'], 60_000).then((s) => {
         running.delete(kafka);
