@@ -30,6 +30,7 @@ import {
   type LegacyRecordView,
 } from '../../src/codec/records/index.js';
 import { RawClient } from '../support/raw-client.js';
+import { normaliseScramText } from './support/scram-client.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
@@ -235,6 +236,12 @@ export interface Scenario {
   causesOf?: string;
   /** Tags for selection (e.g. "group", "data", "random"). */
   tags?: string[];
+  /** Extra listeners ("NAME:PROTOCOL") both targets open besides PLAINTEXT (scenarios/security.ts). */
+  listeners?: string[];
+  /** SCRAM credentials both targets hold ("SCRAM-SHA-256=[name=a,password=b]"; kmock: sasl.users). */
+  addScram?: string[];
+  /** The listener (by name) a connection connects to; the others connect to the bootstrap address. */
+  connListeners?: Record<string, string>;
   /**
    * Pause after a request sent without waiting for its answer (default 50 ms), so that the broker
    * has handled it before the next step sends on another connection: requests on different
@@ -293,6 +300,8 @@ export interface Target {
   bootstrapServers: string;
   /** The broker's node id (learned at warm-up if left out). */
   nodeId?: number;
+  /** "host:port" of each extra listener, by name (Scenario.listeners). */
+  listeners?: Record<string, string>;
   /**
    * How a `wait` step lets `ms` go by on this target (default: sleep `ms` in real time). Every
    * other pause of the runner (settle, collect and parked timeouts, polls, round trips) is real
@@ -471,7 +480,10 @@ export async function runScenario(scenario: Scenario, target: Target, options: R
     if (s === undefined) {
       s = { name, client: null, outstanding: [], nextCorrelationId: 1, closedByUs: false };
       conns.set(name, s);
-      s.client = await RawClient.connect(target.bootstrapServers);
+      const listener = scenario.connListeners?.[name];
+      const address = listener === undefined ? target.bootstrapServers : target.listeners?.[listener];
+      if (address === undefined) throw new Error(`${target.name} has no listener ${listener}`);
+      s.client = await RawClient.connect(address);
       s.client.clientId = `client-${name}`;
     }
     return s;
@@ -817,6 +829,8 @@ export interface NormaliseOptions {
    * itself and becomes <host> / <port>; any other value (a wrong advertised address) is compared.
    */
   bootstrap?: string;
+  /** The ports of the target's extra listeners (Target.listeners): its own too, like the bootstrap port. */
+  listenerPorts?: number[];
 }
 
 /** Symbol tables shared by every event of one transcript. */
@@ -965,12 +979,14 @@ function normaliseValue(v: Json, key: string, api: string, version: number, sym:
     if (key === 'topicId') return sym.topicId(s);
     if (key === 'host' && s !== '' && s === ownAddress(o)?.host) return '<host>';
     if (key === 'records') return normaliseValue(summariseRecords(s), 'batches', api, version, sym, o, depth + 1);
+    // A SCRAM server message (hex): the server nonce, salt and signature differ per broker.
+    if (key === 'authBytes' && api === 'SaslAuthenticate' && s !== '') return normaliseScramText(Buffer.from(s, 'hex').toString('latin1'));
     if (UUID_SUFFIX.test(s)) s = sym.member(s);
     return s;
   }
   if (typeof v === 'number') {
     if (key === 'throttleTimeMs') return 0;
-    if (key === 'port' && v > 0 && v === ownAddress(o)?.port) return '<port>';
+    if (key === 'port' && v > 0 && (v === ownAddress(o)?.port || o.listenerPorts?.includes(v))) return '<port>';
     if (NODE_KEYS.has(key) && o.nodeId !== undefined && v === o.nodeId && !(api === 'FindCoordinator' && version >= 4 && depth === 0)) {
       return '<node>';
     }
@@ -1028,7 +1044,7 @@ export interface NormalisedTranscript extends Transcript {
 /** Applies the normalisations to every request and response of a transcript (a copy). */
 export function normaliseTranscript(t: Transcript, options: Partial<NormaliseOptions> = {}): NormalisedTranscript {
   const ns = options.ns ?? t.ns ?? '';
-  const o: NormaliseOptions = { ns, nodeId: options.nodeId, bootstrap: options.bootstrap };
+  const o: NormaliseOptions = { ns, nodeId: options.nodeId, bootstrap: options.bootstrap, listenerPorts: options.listenerPorts };
   const sym = new Symbols();
   const events = t.events.map((e) => {
     const api = e.api ?? '';

@@ -1,6 +1,6 @@
 // Runs scenarios against two targets (kmock vs real Kafka, or kmock vs a second kmock when no
 // Java/Kafka is available), one broker pair per distinct settings set, and compares transcripts.
-import { KAFKA_INTERNAL_SETTING_NAMES, KAFKA_SETTING_NAMES, type BrokerConfig } from '../../src/broker/config.js';
+import { KAFKA_INTERNAL_SETTING_NAMES, KAFKA_SECURITY_SETTING_NAMES, KAFKA_SETTING_NAMES, type BrokerConfig } from '../../src/broker/config.js';
 import { startKmock, type Kmock } from '../../src/broker/server.js';
 import {
   checkExpectations,
@@ -32,9 +32,28 @@ export interface TargetProvider {
   /** "kmock", "kmock-2", "kafka-3.9.1" … */
   name: string;
   kind: 'kmock' | 'kafka';
-  start(settings: Settings): Promise<RunningTarget>;
+  start(settings: Settings, extra?: ListenerExtras): Promise<RunningTarget>;
   /** Releases anything started but not handed out (e.g. a probe broker). */
   dispose?(): Promise<void>;
+}
+
+/** A scenario's extra listeners and SCRAM credentials (Scenario.listeners, Scenario.addScram). */
+export interface ListenerExtras {
+  listeners?: string[];
+  addScram?: string[];
+}
+
+/** kmock's settings for the extras: `listeners` on port 0, the protocol map, `sasl.users` from --add-scram. */
+export function kmockListenerSettings(extra: ListenerExtras | undefined): Settings {
+  if (extra?.listeners === undefined || extra.listeners.length === 0) return {};
+  const names = extra.listeners.map((l) => l.split(':'));
+  const users = (extra.addScram ?? []).map((a) => /name=([^,\]]+),password=([^\]]+)/.exec(a)).filter((m) => m !== null);
+  const out: Settings = {
+    listeners: ['PLAINTEXT://127.0.0.1:0', ...names.map(([n]) => `${n}://127.0.0.1:0`)].join(','),
+    'listener.security.protocol.map': ['PLAINTEXT:PLAINTEXT', ...names.map(([n, p]) => `${n}:${p}`)].join(','),
+  };
+  if (users.length > 0) out['sasl.users'] = [...new Set(users.map((m) => `${m[1]}:${m[2]}`))].join(',');
+  return out;
 }
 
 /** Settings kmock does not have (they only matter to a real broker) are left out for kmock. */
@@ -43,7 +62,11 @@ export function kmockOptions(settings: Settings): { options: Partial<BrokerConfi
   const ignored: string[] = [];
   for (const [k, v] of Object.entries(settings)) {
     // Kafka's settings, its internal ones (log.initial.task.delay.ms) included.
-    const key = KAFKA_SETTING_NAMES[k] ?? KAFKA_INTERNAL_SETTING_NAMES[k];
+    const key = KAFKA_SETTING_NAMES[k] ?? KAFKA_INTERNAL_SETTING_NAMES[k] ?? KAFKA_SECURITY_SETTING_NAMES[k];
+    if (key === undefined && k.startsWith('listener.name.')) {
+      options.listenerOverrides = { ...(options.listenerOverrides as Record<string, string> | undefined), [k]: String(v) };
+      continue;
+    }
     if (key === undefined) {
       ignored.push(k);
       continue;
@@ -65,11 +88,12 @@ export function kmockProvider(name = 'kmock'): TargetProvider {
   return {
     name,
     kind: 'kmock',
-    async start(settings) {
+    async start(settings, extra) {
       // Strict-clients mode on: it only observes (docs/strict-clients.md), so every scenario also
       // checks that kmock answers as Kafka does with it on.
-      const k = await startKmock({ ...kmockOptions(settings).options, strictClients: true });
+      const k = await startKmock({ ...kmockOptions({ ...settings, ...kmockListenerSettings(extra) }).options, strictClients: true });
       const target: Target = { name, bootstrapServers: k.bootstrapServers, nodeId: k.broker.config.nodeId, strictClients: strictClientsOf(k) };
+      if (extra?.listeners?.length) target.listeners = Object.fromEntries(k.listeners.slice(1).map((l) => [l.name, l.bootstrapServers]));
       return {
         target,
         stop: () => k.close(),
@@ -96,8 +120,14 @@ export async function referenceProvider(version: string): Promise<TargetProvider
   return {
     name,
     kind: 'kafka',
-    async start(settings) {
+    async start(settings, extra) {
       let running: ReferenceKafka;
+      if (extra?.listeners?.length) {
+        const r = await startReferenceKafka({ version: actual, settings: { ...REFERENCE_ONLY_SETTINGS, ...settings }, listeners: extra.listeners, addScram: extra.addScram });
+        if (r === null) throw new Error(`reference Kafka ${actual} did not start with listeners ${extra.listeners.join(',')}`);
+        const target: Target = { name, bootstrapServers: r.bootstrapServers, listeners: Object.fromEntries((r.listeners ?? []).map((l) => [l.name, l.bootstrapServers])) };
+        return { target, stop: () => r.stop() };
+      }
       if (probe !== null && settingsKey({ ...REFERENCE_ONLY_SETTINGS, ...settings }) === baseKey) {
         running = probe;
         probe = null;
@@ -122,6 +152,16 @@ export function settingsKey(s: Settings): string {
   return JSON.stringify(Object.keys(s).sort().map((k) => [k, String(s[k])]));
 }
 
+/** A scenario's extra listeners and SCRAM credentials, when it has any. */
+export function extrasOf(s: Scenario): ListenerExtras | undefined {
+  return s.listeners?.length ? { listeners: s.listeners, addScram: s.addScram } : undefined;
+}
+
+/** The ports of a target's extra listeners (normalised as its own, like its bootstrap port). */
+function listenerPorts(t: Target): number[] {
+  return Object.values(t.listeners ?? {}).map((a) => Number(a.slice(a.lastIndexOf(':') + 1)));
+}
+
 export function scenarioSettings(s: Scenario): Settings {
   return { ...BASE_SETTINGS, ...(s.settings ?? {}) };
 }
@@ -135,11 +175,11 @@ export class TargetPool {
   private readonly pairs = new Map<string, Promise<[RunningTarget, RunningTarget]>>();
   constructor(readonly providers: [TargetProvider, TargetProvider]) {}
 
-  get(settings: Settings, ownBrokers?: string): Promise<[RunningTarget, RunningTarget]> {
-    const key = `${settingsKey(settings)}${ownBrokers === undefined ? '' : `|own:${ownBrokers}`}`;
+  get(settings: Settings, ownBrokers?: string, extra?: ListenerExtras): Promise<[RunningTarget, RunningTarget]> {
+    const key = `${settingsKey(settings)}${ownBrokers === undefined ? '' : `|own:${ownBrokers}`}${extra?.listeners?.length ? `|extra:${JSON.stringify(extra)}` : ''}`;
     let p = this.pairs.get(key);
     if (p === undefined) {
-      p = Promise.all([this.providers[0].start(settings), this.providers[1].start(settings)]);
+      p = Promise.all([this.providers[0].start(settings, extra), this.providers[1].start(settings, extra)]);
       this.pairs.set(key, p);
     }
     return p;
@@ -147,7 +187,7 @@ export class TargetPool {
 
   /** The pair a scenario plays on. */
   forScenario(s: Scenario): Promise<[RunningTarget, RunningTarget]> {
-    return this.get(scenarioSettings(s), s.ownBrokers);
+    return this.get(scenarioSettings(s), s.ownBrokers, extrasOf(s));
   }
 
   /** Starts the pairs these scenarios need in the background (a JVM takes seconds). */
@@ -193,8 +233,8 @@ export async function runPair(scenario: Scenario, pool: TargetPool): Promise<Sce
   // Scenarios play one at a time, so what strict mode records in between is this scenario's.
   a.target.strictClients?.reset();
   const [ta, tb] = await Promise.all([runScenario(scenario, a.target, { ns }), runScenario(scenario, b.target, { ns })]);
-  const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId, bootstrap: a.target.bootstrapServers });
-  const nb = normaliseTranscript(tb, { ns, nodeId: b.target.nodeId, bootstrap: b.target.bootstrapServers });
+  const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId, bootstrap: a.target.bootstrapServers, listenerPorts: listenerPorts(a.target) });
+  const nb = normaliseTranscript(tb, { ns, nodeId: b.target.nodeId, bootstrap: b.target.bootstrapServers, listenerPorts: listenerPorts(b.target) });
   return { ...compared(scenario, pool.providers[1], [na, nb], [ta.error, tb.error], started), strictFindings: a.target.strictClients?.findings() };
 }
 
@@ -263,10 +303,10 @@ export class ClockedTargets {
   constructor(readonly provider: TargetProvider) {}
 
   forScenario(s: Scenario): Promise<RunningTarget> {
-    const key = `${settingsKey(scenarioSettings(s))}${s.ownBrokers === undefined ? '' : `|own:${s.ownBrokers}`}`;
+    const key = `${settingsKey(scenarioSettings(s))}${s.ownBrokers === undefined ? '' : `|own:${s.ownBrokers}`}${extrasOf(s) ? `|extra:${JSON.stringify(extrasOf(s))}` : ''}`;
     let t = this.targets.get(key);
     if (t === undefined) {
-      t = this.provider.start(scenarioSettings(s));
+      t = this.provider.start(scenarioSettings(s), extrasOf(s));
       this.targets.set(key, t);
     }
     return t;
@@ -289,7 +329,7 @@ export async function runClockVariant(base: ScenarioResult, pool: TargetPool, cl
   const a = await clocked.forScenario(variant);
   const ns = base.transcripts[1].ns ?? newNamespace(variant.name);
   const ta = await runScenario(variant, a.target, { ns });
-  const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId, bootstrap: a.target.bootstrapServers });
+  const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId, bootstrap: a.target.bootstrapServers, listenerPorts: listenerPorts(a.target) });
   return compared(variant, pool.providers[1], [na, base.transcripts[1]], [ta.error, base.transcripts[1].error], started);
 }
 
@@ -311,8 +351,8 @@ export async function runClockVariantWithRetry(
   const [a, [, b]] = await Promise.all([clocked.forScenario(variant), pool.forScenario(variant)]);
   const ns = newNamespace(variant.name);
   const [ta, tb] = await Promise.all([runScenario(variant, a.target, { ns }), runScenario(variant, b.target, { ns })]);
-  const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId, bootstrap: a.target.bootstrapServers });
-  const nb = normaliseTranscript(tb, { ns, nodeId: b.target.nodeId, bootstrap: b.target.bootstrapServers });
+  const na = normaliseTranscript(ta, { ns, nodeId: a.target.nodeId, bootstrap: a.target.bootstrapServers, listenerPorts: listenerPorts(a.target) });
+  const nb = normaliseTranscript(tb, { ns, nodeId: b.target.nodeId, bootstrap: b.target.bootstrapServers, listenerPorts: listenerPorts(b.target) });
   return { ...compared(variant, pool.providers[1], [na, nb], [ta.error, tb.error], started), firstAttempt: first };
 }
 

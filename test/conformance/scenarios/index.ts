@@ -15,6 +15,7 @@ import { groupSyncHeartbeatScenarios } from './group-sync-heartbeat.js';
 import { groupTimerScenarios } from './group-timers.js';
 import { miscScenarios } from './misc.js';
 import { robustnessScenarios } from './robustness.js';
+import { securityScenarios } from './security.js';
 import { storageScenarios } from './storage.js';
 import { transactionScenarios } from './transactions.js';
 import { transactionDataScenarios } from './transactions-data.js';
@@ -40,6 +41,7 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...transactionOffsetScenarios,
   ...configsAlterScenarios,
   ...storageScenarios,
+  ...securityScenarios,
 ];
 
 const names = new Set<string>();
