@@ -220,7 +220,8 @@ export class SaslServerAuthenticator {
       const response = createSaslAuthenticateResponse({ errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED, errorMessage: err.message, authBytes: Buffer.alloc(0), sessionLifetimeMs: 0n });
       return this.fail({ header, request, response }, err);
     }
-    this.send(header, request, createSaslAuthenticateResponse({ errorCode: ErrorCode.NONE, errorMessage: null, authBytes: challenge, sessionLifetimeMs: lifetimeMs }));
+    // ErrorMessage has no null default in the schema: Kafka's generated data sends "" on success.
+    this.send(header, request, createSaslAuthenticateResponse({ errorCode: ErrorCode.NONE, errorMessage: '', authBytes: challenge, sessionLifetimeMs: lifetimeMs }));
     if (server.complete) this.succeed();
   }
 

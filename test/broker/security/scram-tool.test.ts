@@ -2,7 +2,7 @@
 // caches) creating, describing and deleting SCRAM users on kmock as an operator does, and the user
 // then logging in with kafkajs over SASL_PLAINTEXT.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
 import { fetchReference } from '../../conformance/support/reference.js';
 import { run } from '../../support/clients/processes.js';
 import { startKmock, type Kmock } from '../../../src/broker/server.js';
@@ -24,7 +24,7 @@ describe.skipIf(libs === undefined)('kafka-configs.sh --entity-type users (SCRAM
     run('java', ['-Xshare:auto', '-XX:TieredStopAtLevel=1', '-cp', `${libs}/*`, 'kafka.admin.ConfigCommand', '--bootstrap-server', kmock.listeners[0]!.bootstrapServers, ...args], { timeoutMs: 90_000 });
 
   const login = async (mechanism: 'scram-sha-256' | 'scram-sha-512', password: string): Promise<boolean> => {
-    const admin = new Kafka({ clientId: 'tool', brokers: [kmock.listeners[1]!.bootstrapServers], sasl: { mechanism, username: 'erin', password }, logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
+    const admin = new Kafka({ clientId: 'tool', brokers: [kmock.listeners[1]!.bootstrapServers], sasl: { mechanism, username: 'erin', password } as SASLOptions, logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
     try {
       await admin.connect();
       await admin.listTopics();
