@@ -193,7 +193,8 @@ async function startKmockProcess(dir: string): Promise<{ listeners: Listeners; c
 /** Kafka 3.9.1 with the same three listeners, kmock's certificate as its PEM keystore and the SCRAM user created at format time. */
 function startKafka(certDir: string): { listeners: Listeners; stop: () => void } {
   const keystore = join(certDir, 'kafka-keystore.pem');
-  writeFileSync(keystore, readFileSync(join(certDir, 'server.key'), 'utf8') + readFileSync(join(certDir, 'server.pem'), 'utf8'));
+  // Kafka's PemParser wants whitespace after each END line.
+  writeFileSync(keystore, `${readFileSync(join(certDir, 'server.key'), 'utf8').trim()}\n${readFileSync(join(certDir, 'server.pem'), 'utf8').trim()}\n`);
   const script = join(REPO, 'scripts', 'kafka-reference');
   const out = execFileSync(script, ['start', '3.9.1', '--listener', 'SSL:SSL', '--listener', 'SASL_SSL:SASL_SSL',
     '--add-scram', `SCRAM-SHA-256=[name=${USER},password=${PASSWORD}]`,
