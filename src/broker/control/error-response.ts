@@ -89,6 +89,13 @@ export function buildErrorResponse(apiKey: number, version: number, request: unk
   const api = apiByKey(apiKey);
   if (api === undefined) throw new Error(`no schema for API key ${apiKey}`);
   if (apiKey === 0 && (request as { acks?: number }).acks === 0) return NO_RESPONSE;
+  if (apiKey === 51) {
+    // AlterUserScramCredentialsRequest.getErrorResponse: one result per user named in the
+    // deletions or upsertions, sorted, each with the error.
+    const r = request as { deletions?: Array<{ name: string }>; upsertions?: Array<{ name: string }> };
+    const users = [...new Set([...(r.deletions ?? []), ...(r.upsertions ?? [])].map((u) => u.name))].sort();
+    return { throttleTimeMs: 0, results: users.map((user) => ({ user, errorCode, errorMessage: null })) };
+  }
   const ctx: Ctx = { version, errorCode, exception: EXCEPTIONS[apiKey] ?? NO_EXCEPTION };
   return fill(api.response.schema, api.request.schema, request as Obj, ctx, false);
 }

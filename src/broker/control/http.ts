@@ -3,8 +3,9 @@
 // calls one ControlPlane method; errors come back as `{"error": "..."}` with the ControlError's
 // status (4xx), unknown routes as 404.
 //
-// It listens on the loopback interface only. Browsers are kept out: a request whose Host is not a
-// loopback name (DNS rebinding) or that carries a foreign Origin (a web page) is refused with 403.
+// It listens on 127.0.0.1 unless told otherwise; off loopback it needs a bearer token. Browsers are
+// kept out: see refusal() (docs/control-plane.md, "Security").
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GroupEvent } from '../group/index.js';
@@ -104,12 +105,26 @@ export function adminRoutes(control: ControlPlane): Route[] {
   ];
 }
 
-/** Starts the admin API on host:port (port 0 = any free port). */
-export async function startAdminServer(control: ControlPlane, port: number, host = '127.0.0.1'): Promise<AdminServer> {
+/** Who may call the admin API besides local, non-browser clients. */
+export interface AdminSecurity {
+  /**
+   * A bearer token every request must carry (`Authorization: Bearer <token>`). Required when the
+   * API listens on anything but loopback: then a reachable port must not be an open door.
+   */
+  token?: string;
+}
+
+/** Starts the admin API on host:port (port 0 = any free port; host: loopback unless told otherwise). */
+export async function startAdminServer(control: ControlPlane, port: number, host = '127.0.0.1', security: AdminSecurity = {}): Promise<AdminServer> {
+  const loopback = LOOPBACK_HOST.test(host) || host === '::1';
+  if (!loopback && (security.token === undefined || security.token === '')) {
+    throw new Error(`the admin API on ${host} (not loopback) needs a token (adminToken / --admin-token): set one, or keep it on 127.0.0.1`);
+  }
+  let boundPort = port;
   const routes = adminRoutes(control);
   const streams = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
-    handle(control, routes, streams, req, res).catch((e) => {
+    handle(control, routes, streams, req, res, { host, port: boundPort, loopback, token: security.token }).catch((e) => {
       control.broker.log.error({ err: String((e as Error)?.stack ?? e) }, 'admin API request failed');
       if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
       else res.destroy();
@@ -126,6 +141,7 @@ export async function startAdminServer(control: ControlPlane, port: number, host
   });
   server.on('error', (err) => control.broker.log.error({ err: String(err) }, 'admin API server error'));
   const bound = (server.address() as AddressInfo).port;
+  boundPort = bound;
   let closing: Promise<void> | undefined;
   return {
     host,
@@ -142,15 +158,27 @@ export async function startAdminServer(control: ControlPlane, port: number, host
   };
 }
 
+interface Listening {
+  host: string;
+  port: number;
+  loopback: boolean;
+  token: string | undefined;
+}
+
 async function handle(
   control: ControlPlane,
   routes: Route[],
   streams: Set<ServerResponse>,
   req: IncomingMessage,
   res: ServerResponse,
+  listening: Listening,
 ): Promise<void> {
   try {
-    if (!trustedCaller(req)) throw new ControlError(403, 'refused: the admin API only serves local, non-browser clients');
+    const refused = refusal(req, listening);
+    if (refused !== undefined) {
+      control.broker.log.warn({ method: req.method, url: req.url, origin: req.headers.origin, host: req.headers.host, status: refused.status, why: refused.message }, 'admin API request refused');
+      throw refused;
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const segments = url.pathname.split('/').filter((s) => s !== '');
     let params: string[];
@@ -208,19 +236,39 @@ function matchPath(path: string[], segments: string[]): string[] | undefined {
 
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
 
-/** Loopback Host (no DNS rebinding) and no foreign Origin (no web page driving the broker). */
-function trustedCaller(req: IncomingMessage): boolean {
+/** Methods that change something: a web page must not be able to send them. */
+const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Why a request is refused, or undefined. The admin API serves local programs (tests, `kmock
+ * admin`, curl), never a web page: a page's request carries an Origin (sandboxed iframes and
+ * file:// pages send "null"), and Sec-Fetch-Site says when it is cross-site, so any Origin but the
+ * API's own is refused; on loopback the Host must be a loopback name (DNS rebinding); a change must
+ * be JSON (a page can send text/plain and form bodies without a preflight, never JSON); with a
+ * token, every request carries it.
+ */
+function refusal(req: IncomingMessage, l: Listening): ControlError | undefined {
   const host = req.headers.host;
-  if (host !== undefined && !LOOPBACK_HOST.test(host)) return false;
+  if (l.loopback && host !== undefined && !(LOOPBACK_HOST.test(host) && host.endsWith(`:${l.port}`))) return new ControlError(403, `refused: Host ${host} is not a loopback name (the admin API listens on ${l.host})`);
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== 'null') {
-    try {
-      if (!LOOPBACK_HOST.test(new URL(origin).host)) return false;
-    } catch {
-      return false;
-    }
+  if (origin !== undefined) {
+    const own = new Set([`http://${l.host}:${l.port}`, ...(l.loopback ? [`http://localhost:${l.port}`, `http://127.0.0.1:${l.port}`, `http://[::1]:${l.port}`] : [])]);
+    if (!own.has(origin)) return new ControlError(403, `refused: cross-origin request (Origin ${origin}); the admin API serves local programs and its own pages only`);
   }
-  return true;
+  const site = req.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') return new ControlError(403, `refused: a ${site} browser request`);
+  if (l.token !== undefined && l.token !== '') {
+    const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    // Compared as SHA-256 digests: constant time, and the token's length does not leak either.
+    const digest = (t: string): Buffer => createHash('sha256').update(t).digest();
+    if (!timingSafeEqual(digest(given), digest(l.token))) return new ControlError(401, 'refused: missing or wrong token (Authorization: Bearer <token>)');
+  }
+  if (CHANGING.has(req.method ?? '')) {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (type !== 'application/json' && (hasBody || type !== '')) return new ControlError(415, `refused: ${req.method} needs Content-Type: application/json (got ${type === '' ? 'none' : type})`);
+  }
+  return undefined;
 }
 
 /** The JSON body, or undefined when there is none. Bigger than MAX_BODY_BYTES → 413. */

@@ -220,6 +220,8 @@ const REQUESTS: Record<number, object> = {
   27: { markers: [{ producerId: 1n, producerEpoch: 0, transactionResult: true, topics: [{ name: 't', partitionIndexes: [0] }], coordinatorEpoch: 0 }] },
   28: { transactionalId: 'x', groupId: 'g', topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 0n, committedMetadata: null }] }] },
   61: { topics: [{ name: 't', partitionIndexes: [0] }] },
+  50: { users: [{ name: 'u' }] },
+  51: { deletions: [{ name: 'u', mechanism: 1 }], upsertions: [] },
   65: { transactionalIds: ['x'] },
 };
 

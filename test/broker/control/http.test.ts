@@ -193,6 +193,7 @@ describe('admin HTTP API', () => {
     // Chunked, without a Content-Length: cut off while reading.
     const chunked = await fetch(`${kmock.adminUrl}/policies`, {
       method: 'PUT',
+      headers: { 'content-type': 'application/json' },
       body: new ReadableStream({
         start(c) {
           for (let i = 0; i < 20; i++) c.enqueue(new TextEncoder().encode('x'.repeat(8192)));
@@ -206,6 +207,31 @@ describe('admin HTTP API', () => {
     // Nothing was changed by any of it.
     expect((await http('GET', '/faults')).json).toEqual({ errors: [], latency: [], injected: [] });
     expect((await http('GET', '/policies')).json.broker['kip345-draft-errors']).toEqual({ enabled: false });
+  });
+
+  it("refuses what a web page can send: Origin null, a text/plain change, a cross-site fetch (the issue's attack installs no fault)", async () => {
+    const attack = await fetch(kmock.adminUrl + '/faults/errors', { method: 'POST', headers: { origin: 'null', 'content-type': 'text/plain' }, body: JSON.stringify({ apiKey: 0, errorCode: 6 }) });
+    expect(attack.status).toBe(403);
+    const plain = await fetch(kmock.adminUrl + '/faults/errors', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ apiKey: 0, errorCode: 6 }) });
+    expect(plain.status).toBe(415);
+    const form = await fetch(kmock.adminUrl + '/faults/errors', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'apiKey=0&errorCode=6' });
+    expect(form.status).toBe(415);
+    expect((await http('GET', '/groups', undefined, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await http('GET', '/faults')).json).toMatchObject({ errors: [] });
+  });
+
+  it('off loopback it needs a token, and then every request must carry it', async () => {
+    const { startAdminServer } = await import('../../../src/broker/control/http.js');
+    await expect(startAdminServer(kmock.control, 0, '0.0.0.0')).rejects.toThrow(/needs a token/);
+    const admin = await startAdminServer(kmock.control, 0, '0.0.0.0', { token: 's3cret' });
+    try {
+      const url = `http://127.0.0.1:${admin.port}/groups`;
+      expect((await fetch(url)).status).toBe(401);
+      expect((await fetch(url, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+      expect((await fetch(url, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
+    } finally {
+      await admin.close();
+    }
   });
 
   it('refuses browsers: a foreign Origin or a non-loopback Host gets 403', async () => {

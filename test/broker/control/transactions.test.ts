@@ -277,7 +277,7 @@ describe('the HTTP API', () => {
     expect(await get('/transactions/ledger-tx')).toEqual({ status: 200, body: listed.body[0] });
     expect(await get('/transactions/%65vents')).toMatchObject({ status: 200, body: { transactionalId: 'events' } });
     expect(await get('/transactions/missing')).toEqual({ status: 404, body: { error: 'no transactional id "missing"' } });
-    expect((await fetch(url + '/transactions', { method: 'POST', body: '{}' })).status).toBe(405);
+    expect((await fetch(url + '/transactions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(405);
     expect((await get('/transactions/events?group=g')).status).toBe(400);
     expect((await get('/transactions/events?transactionalId=')).status).toBe(400);
 
