@@ -7,8 +7,9 @@ import { UsageError, type Io } from './codec.js';
 /** Where `kmock admin` looks without --url: $KMOCK_ADMIN_URL, else this. */
 export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:9093';
 
-export const ADMIN_USAGE = `usage: kmock admin [--url URL] COMMAND [ARGS]
+export const ADMIN_USAGE = `usage: kmock admin [--url URL] [--token TOKEN] COMMAND [ARGS]
   URL defaults to $KMOCK_ADMIN_URL, else ${DEFAULT_ADMIN_URL} (kmock start --admin-port 9093)
+  TOKEN defaults to $KMOCK_ADMIN_TOKEN (needed when the admin API is not on loopback)
 
 read
   groups                               groups with state, generation, leader, member count
@@ -67,6 +68,7 @@ export async function adminCommand(argv: string[], io: Io, fetchImpl: FetchFn = 
     strict: true,
     options: {
       url: { type: 'string' },
+      token: { type: 'string' },
       group: { type: 'string' },
       reason: { type: 'string' },
       instance: { type: 'string', multiple: true },
@@ -88,10 +90,12 @@ export async function adminCommand(argv: string[], io: Io, fetchImpl: FetchFn = 
     return cmd === undefined && !values.help ? 2 : 0;
   }
   const base = parseBaseUrl(values.url ?? env.KMOCK_ADMIN_URL ?? DEFAULT_ADMIN_URL);
-  const api = new AdminClient(base, fetchImpl);
+  const token = values.token ?? env.KMOCK_ADMIN_TOKEN;
+  if (token !== undefined && (token === '' || /\s/.test(token))) throw new UsageError('--token (or $KMOCK_ADMIN_TOKEN) must be non-empty, without spaces');
+  const api = new AdminClient(base, fetchImpl, token);
   const allowed = (...flags: string[]): void => {
     for (const [k, v] of Object.entries(values)) {
-      if (v !== undefined && k !== 'url' && !flags.includes(k)) throw new UsageError(`${cmd} does not take --${k}`);
+      if (v !== undefined && k !== 'url' && k !== 'token' && !flags.includes(k)) throw new UsageError(`${cmd} does not take --${k}`);
     }
   };
   const arity = (min: number, max: number, shape: string): void => {
@@ -294,11 +298,13 @@ class AdminClient {
   constructor(
     private readonly base: string,
     private readonly fetchImpl: FetchFn,
+    private readonly token?: string,
   ) {}
 
   async call(method: string, path: string, body?: unknown): Promise<unknown> {
     const res = await this.send(path, {
       method,
+      // Changes must be JSON (the API answers 415 otherwise); a body-less DELETE sends none.
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -391,7 +397,9 @@ class AdminClient {
 
   private async send(path: string, init: RequestInit): Promise<Response> {
     try {
-      return await this.fetchImpl(this.base + path, init);
+      const headers = new Headers(init.headers);
+      if (this.token !== undefined) headers.set('authorization', `Bearer ${this.token}`);
+      return await this.fetchImpl(this.base + path, { ...init, headers });
     } catch (e) {
       if (init.signal?.aborted) throw e;
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;

@@ -250,6 +250,107 @@ describe('admin HTTP API', () => {
     expect((await http('GET', '/faults')).json.errors).toEqual([]);
   });
 
+  /** A raw HTTP/1.1 request (fetch forbids setting Host); the whole answer as text. */
+  const raw = (text: string): Promise<string> =>
+    new Promise<string>((resolve, reject) => {
+      const s = connect(kmock.adminPort!, '127.0.0.1', () => s.end(text));
+      let out = '';
+      s.on('data', (d) => (out += d));
+      s.on('end', () => resolve(out));
+      s.on('error', reject);
+    });
+
+  it("the issue's attack, as a raw request: Origin null, text/plain, POST /faults/errors → 403 with a JSON error, no fault", async () => {
+    const body = JSON.stringify({ apiKey: 0, errorCode: 6, count: 5 });
+    const out = await raw(`POST /faults/errors HTTP/1.1\r\nHost: 127.0.0.1:${kmock.adminPort}\r\nOrigin: null\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    expect(out).toMatch(/^HTTP\/1\.1 403/);
+    expect(JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4)).error).toMatch(/Origin null/);
+    expect(kmock.control.faultsView().errors).toEqual([]);
+    // Origin null is refused on reads too, and with a JSON body.
+    expect((await http('GET', '/faults', undefined, { origin: 'null' })).status).toBe(403);
+    expect((await http('POST', '/faults/errors', { apiKey: 0, errorCode: 6 }, { origin: 'null' })).status).toBe(403);
+    expect(kmock.control.faultsView().errors).toEqual([]);
+  });
+
+  it("only the API's own origin passes: another port, https, localhost's other ports and same-site fetches are refused", async () => {
+    const p = kmock.adminPort!;
+    for (const origin of [`http://localhost:${p}`, `http://127.0.0.1:${p}`, `http://[::1]:${p}`]) {
+      expect((await http('GET', '/groups', undefined, { origin })).status, origin).toBe(200);
+    }
+    for (const origin of [`http://localhost:${p + 1}`, `https://127.0.0.1:${p}`, 'http://localhost', `http://127.0.0.1:${p}/`, 'file://', `http://evil.example:${p}`]) {
+      const r = await http('POST', '/faults/errors', { apiKey: 0, errorCode: 6 }, { origin });
+      expect(r.status, origin).toBe(403);
+      expect(r.json.error, origin).toMatch(/refused/);
+    }
+    expect((await http('GET', '/groups', undefined, { 'sec-fetch-site': 'same-site' })).status).toBe(403);
+    expect((await http('GET', '/groups', undefined, { 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect((await http('GET', '/groups', undefined, { 'sec-fetch-site': 'none' })).status).toBe(200);
+    expect(kmock.control.faultsView().errors).toEqual([]);
+  });
+
+  it('on loopback the Host must be a loopback name with the port (DNS rebinding)', async () => {
+    const p = kmock.adminPort!;
+    const get = (host: string) => raw(`GET /groups HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    for (const host of [`127.0.0.1:${p}`, `localhost:${p}`, `[::1]:${p}`]) expect(await get(host), host).toMatch(/^HTTP\/1\.1 200/);
+    for (const host of ['evil.example', `evil.example:${p}`, 'localhost', `127.0.0.1:${p + 1}`, `localhost.evil.example:${p}`]) {
+      expect(await get(host), host).toMatch(/^HTTP\/1\.1 403/);
+    }
+  });
+
+  it('changes need Content-Type: application/json; a body-less DELETE or POST may send none', async () => {
+    const send = (method: string, path: string, type: string | undefined, body?: string) =>
+      fetch(kmock.adminUrl + path, { method, headers: type === undefined ? {} : { 'content-type': type }, body });
+    expect((await send('PUT', '/strict-clients', 'text/plain', '{"enabled": true}')).status).toBe(415);
+    expect((await send('POST', '/clock/advance', 'multipart/form-data; boundary=x', '{"ms": 5}')).status).toBe(415);
+    expect((await send('DELETE', '/faults', 'text/plain')).status).toBe(415);
+    const bad = await send('POST', '/connections/drop', 'text/plain', '{}');
+    expect(bad.status).toBe(415);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/application\/json/);
+    expect((await send('PUT', '/strict-clients', 'application/json; charset=utf-8', '{"enabled": true}')).status).toBe(200);
+    expect((await send('PUT', '/strict-clients', 'Application/JSON', '{"enabled": false}')).status).toBe(200);
+    // The API has body-less changes (DELETE /faults, DELETE /groups/:id/policies, POST .../rebalance).
+    expect((await send('DELETE', '/faults', undefined)).status).toBe(200);
+    expect((await send('POST', '/strict-clients/reset', undefined)).status).toBe(200);
+    // Reads need no content type.
+    expect((await send('GET', '/faults', undefined)).status).toBe(200);
+  });
+
+  it('binds where told; a token makes every request carry it; a wrong one gets 401 with a JSON error', async () => {
+    const { startAdminServer } = await import('../../../src/broker/control/http.js');
+    await expect(startAdminServer(kmock.control, 0, '0.0.0.0', {})).rejects.toThrow(/not loopback.*needs a token/);
+    await expect(startAdminServer(kmock.control, 0, '::')).rejects.toThrow(/needs a token/);
+    const local = await startAdminServer(kmock.control, 0, '127.0.0.1', { token: 'tok' });
+    try {
+      expect(local.url).toBe(`http://127.0.0.1:${local.port}`);
+      const r = await fetch(`${local.url}/faults/errors`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer tokk' }, body: '{"apiKey": 0, "errorCode": 6}' });
+      expect(r.status).toBe(401);
+      expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(((await r.json()) as { error: string }).error).toMatch(/token/);
+      expect((await fetch(`${local.url}/faults`, { headers: { authorization: 'Basic dG9r' } })).status).toBe(401);
+      expect((await fetch(`${local.url}/faults`, { headers: { authorization: 'Bearer ' } })).status).toBe(401);
+      expect((await fetch(`${local.url}/events`, { headers: { authorization: 'bearer x' } })).status).toBe(401);
+      expect(kmock.control.faultsView().errors).toEqual([]);
+      expect((await fetch(`${local.url}/faults`, { headers: { authorization: 'Bearer tok' } })).status).toBe(200);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('never serves secrets: no answer holds a configured password or key', async () => {
+    const secret = 'pw-SECRET-9f3c';
+    const k = await startKmock({ adminPort: 0, saslUsers: `alice:${secret}`, sslKeystorePassword: secret, sslKeyPassword: secret, sslTruststorePassword: secret } as never);
+    try {
+      for (const path of ['/groups', '/topics', '/policies', '/faults', '/clock', '/strict-clients', '/transactions', '/connections']) {
+        const text = await (await fetch(k.adminUrl + path)).text();
+        expect(text, path).not.toContain(secret);
+      }
+      const bad = await (await fetch(k.adminUrl + '/nope')).text();
+      expect(bad).not.toContain(secret);
+    } finally {
+      await k.close();
+    }
+  });
+
   it('streams group events as server-sent events: a join\'s rebalance and a forced one, filtered by group', async () => {
     const all = await subscribe();
     const only = await subscribe('/events?group=sse');
