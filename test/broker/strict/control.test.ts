@@ -69,7 +69,7 @@ describe('the HTTP API and kmock admin', () => {
     kmock = await startKmock({ adminPort: 0 });
     const url = kmock.adminUrl!;
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(url + path, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(url + path, { method, headers: body === undefined ? undefined : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: res.status, body: (await res.json()) as any };
     };
     expect(await call('GET', '/strict-clients')).toEqual({ status: 200, body: { enabled: false, total: 0, kinds: [] } });
