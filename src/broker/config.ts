@@ -236,6 +236,10 @@ export interface BrokerConfig {
   strictClients: boolean;
   /** Port of the control plane's HTTP API on 127.0.0.1 (0 = any free port); off when unset. */
   adminPort?: number;
+  /** Where the admin API listens (default 127.0.0.1); anything but loopback needs adminToken. */
+  adminHost?: string;
+  /** A bearer token every admin API request must carry (a secret: never logged). */
+  adminToken?: string;
 }
 
 export const DEFAULT_CONFIG: BrokerConfig = {
@@ -377,7 +381,7 @@ const LISTENER_PREFIX = 'listener.name.';
 export class ConfigError extends Error {}
 
 /** Settings without a default that text may still set (by their kmock name). */
-const OPTIONAL_SETTINGS: ReadonlySet<string> = new Set(['clusterId', 'clockStartMs', 'advertisedHost', 'advertisedPort']);
+const OPTIONAL_SETTINGS: ReadonlySet<string> = new Set(['clusterId', 'clockStartMs', 'advertisedHost', 'advertisedPort', 'adminHost', 'adminToken']);
 
 /** Settings whose default is null (unset) and whose value is text. */
 const NULLABLE_TEXT: ReadonlySet<string> = new Set(['rack', 'logDir', 'logDirs', 'listeners', 'advertisedListeners', 'sslKeystoreLocation', 'sslKeystorePassword', 'sslKeyPassword', 'sslKeystoreKey', 'sslKeystoreCertificateChain', 'sslTruststoreLocation', 'sslTruststorePassword', 'sslTruststoreCertificates', 'saslUsers', 'tlsDir']);

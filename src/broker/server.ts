@@ -109,7 +109,7 @@ export async function startKmock(options: KmockOptions = {}): Promise<Kmock> {
   if (config.adminPort !== undefined) {
     try {
       const { startAdminServer } = await import('./control/http.js');
-      admin = await startAdminServer(control, config.adminPort);
+      admin = await startAdminServer(control, config.adminPort, config.adminHost ?? '127.0.0.1', { token: config.adminToken });
     } catch (e) {
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
       broker.shutdown();

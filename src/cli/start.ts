@@ -43,6 +43,9 @@ export const START_USAGE = `usage: kmock start [options]
                               do, with the request; a summary per kind at shutdown
                               (docs/strict-clients.md)
   --admin-port P              serve the control plane's HTTP API on 127.0.0.1:P (0 = any free port)
+  --admin-host H              bind the admin API to H instead of 127.0.0.1 (needs --admin-token)
+  --admin-token T             a bearer token every admin API request must carry (default
+                              $KMOCK_ADMIN_TOKEN; kmock admin --token)
   --log-level L               silent|error|warn|info|debug (default info)
 
 draft policies: all off by default (kmock then answers as Apache Kafka 3.9); docs/policies.md
@@ -65,6 +68,8 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
       partitions: { type: 'string' },
       'no-auto-create': { type: 'boolean' },
       tls: { type: 'boolean' },
+      'admin-host': { type: 'string' },
+      'admin-token': { type: 'string' },
       'tls-dir': { type: 'string' },
       'sasl-users': { type: 'string' },
       'initial-rebalance-delay-ms': { type: 'string' },
@@ -117,6 +122,9 @@ export async function startCommand(argv: string[], io: Io, signals: NodeJS.Event
   if (values['data-dir'] !== undefined) config.logDirs = values['data-dir'];
   if (values.fsync) config.fsyncOnAcksAll = true;
   if (values.tls) config.tls = true;
+  if (values['admin-host'] !== undefined) config.adminHost = values['admin-host'];
+  const adminToken = values['admin-token'] ?? process.env.KMOCK_ADMIN_TOKEN;
+  if (adminToken !== undefined && adminToken !== '') config.adminToken = adminToken;
   if (values['tls-dir'] !== undefined) config.tlsDir = values['tls-dir'];
   if (values['sasl-users'] !== undefined) config.saslUsers = values['sasl-users'];
   if (values.trace) config.trace = true;
