@@ -58,6 +58,21 @@ describe('the Kafka setting names kmock accepts', () => {
       'log.cleaner.max.compaction.lag.ms': 'logCleanerMaxCompactionLagMs',
       'log.cleaner.min.cleanable.ratio': 'logCleanerMinCleanableRatio',
       'log.cleaner.backoff.ms': 'logCleanerBackoffMs',
+      // the listener security settings (security/): TLS and SASL
+      'ssl.client.auth': 'sslClientAuth',
+      'ssl.enabled.protocols': 'sslEnabledProtocols',
+      'ssl.keystore.type': 'sslKeystoreType',
+      'ssl.keystore.location': 'sslKeystoreLocation',
+      'ssl.keystore.password': 'sslKeystorePassword',
+      'ssl.key.password': 'sslKeyPassword',
+      'ssl.keystore.key': 'sslKeystoreKey',
+      'ssl.keystore.certificate.chain': 'sslKeystoreCertificateChain',
+      'ssl.truststore.type': 'sslTruststoreType',
+      'ssl.truststore.location': 'sslTruststoreLocation',
+      'ssl.truststore.password': 'sslTruststorePassword',
+      'ssl.truststore.certificates': 'sslTruststoreCertificates',
+      'ssl.cipher.suites': 'sslCipherSuites',
+      'sasl.enabled.mechanisms': 'saslEnabledMechanisms',
     });
     expect(Object.fromEntries(KMOCK_BROKER_SETTINGS.map((k) => [k.name, k.setting]))).toEqual(KAFKA_SETTING_NAMES);
   });
