@@ -24,7 +24,8 @@ import type { TimerHandle } from './group/clock.js';
 import type { MemoryPool, MemoryWaiter } from './memory-pool.js';
 import { NO_RESPONSE, type ApiHandler, type RequestContext } from './handlers/types.js';
 import type { BrokerServices, ListenerEndpoint } from './services.js';
-import type { SecurityProtocol } from './security/types.js';
+import { isTlsProtocol, type SecurityProtocol } from './security/types.js';
+import { looksLikeTlsClientHello } from './security/tls/client-errors.js';
 import { redactSecrets } from './security/redact.js';
 import { SaslServerAuthenticator, type AuthenticatorSettings } from './security/sasl-authenticator.js';
 import { checkLeftover, checkUnadvertisedVersion } from './strict/frame-checks.js';
@@ -360,9 +361,8 @@ export class Connection {
    * of about 369 MB, so the log line says so instead of quoting the number alone.
    */
   private frameSizeOutOfBounds(size: number, max: number): void {
-    const tlsHello = size >>> 24 === 0x16 && ((size >>> 16) & 0xff) === 0x03;
     const l = this.listener;
-    if (tlsHello && l.protocol !== 'SSL' && l.protocol !== 'SASL_SSL') {
+    if (!isTlsProtocol(l.protocol) && looksLikeTlsClientHello(sizeBytes(size))) {
       this.services.log.warn({ connection: this.info.id, host: this.info.clientHost, listener: l.name }, `TLS handshake on the ${l.protocol} listener ${l.name}; closing connection (the client wants SSL: point it at an SSL listener, or start kmock with --tls)`);
       this.close('TLS handshake on a plaintext listener');
       return;
@@ -690,4 +690,11 @@ export class Connection {
     }
     this.deps.traceLine(line);
   }
+}
+
+/** The 4 bytes a frame size was read from (the start of whatever the client sent). */
+function sizeBytes(size: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(size, 0);
+  return b;
 }
