@@ -12,7 +12,7 @@ import type { ApiHandler } from './handlers/types.js';
 import { TopicStore, type TopicChange } from './log/topics.js';
 import { BrokerLogDefaults, resolveLogConfig } from './log/log-config.js';
 import { LogManager } from './log/log-manager.js';
-import { DataDir, type SavedCluster } from './storage/data-dir.js';
+import { DataDir, DataDirError, type SavedCluster } from './storage/data-dir.js';
 import { staticTopicDefaults } from './config/topic-defaults.js';
 import { DynamicBrokerConfigs } from './config/dynamic-configs.js';
 import { FetchWaiters } from './log/fetch-waiters.js';
@@ -25,7 +25,8 @@ import { ANONYMOUS, isSaslProtocol } from './security/types.js';
 import type { AuthenticatorSettings } from './security/sasl-authenticator.js';
 import type { SaslMechanisms } from './security/sasl/mechanism.js';
 import { createSaslMechanisms, unservableMechanisms } from './security/sasl/index.js';
-import { createAuthorizer, type Authorizer } from './security/authorizer/index.js';
+import { createAuthorizer, type AclBinding, type Authorizer } from './security/authorizer/index.js';
+import { invalidNewAcl } from './security/authorizer/acl.js';
 import { ScramCredentialStore } from './security/sasl/scram-credentials.js';
 import { BrokerClock } from './time/broker-clock.js';
 import { DETERMINISTIC_EPOCH_MS } from './config.js';
@@ -134,6 +135,8 @@ export class Broker implements ConnectionDeps {
       // A consumer waiting at an offset retention deleted gets its OFFSET_OUT_OF_RANGE now.
       onLogStartOffsetMoved: (topic, partition) => this.fetchWaiters.notify(topic, partition),
     });
+    // Before the data dir: its saved ACLs go into the authorizer.
+    this.authorizer = createAuthorizer(config, this.log);
     if (this.dataDir !== undefined) this.loadDataDir(this.dataDir);
     this.logManager.start();
     this.groups = new GroupCoordinator({
@@ -190,7 +193,6 @@ export class Broker implements ConnectionDeps {
       endpoint: { name: spec.name, protocol: spec.protocol, advertised: { host: spec.advertisedHost, port: spec.advertisedPort ?? spec.port } },
     }));
     this.advertised = this.listeners[0].endpoint.advertised;
-    this.authorizer = createAuthorizer(config, this.log);
     this.saslMechanisms = createSaslMechanisms({ config, scram: this.scramCredentials, now: () => this.clock.now(), log: this.log });
     this.warnUnservableMechanisms();
     this.services = {
@@ -283,6 +285,7 @@ export class Broker implements ConnectionDeps {
       if (saved?.nextProducerIdBlock !== undefined) this.producerIds.restore(BigInt(saved.nextProducerIdBlock));
       // The credentials AlterUserScramCredentials made; sasl.users' are set over them later, at start.
       if (saved?.scramCredentials !== undefined) this.scramCredentials.load(saved.scramCredentials);
+      if (saved?.acls !== undefined) this.loadAcls(dir, saved.acls);
     } finally {
       this.loadingDataDir = false;
     }
@@ -291,6 +294,7 @@ export class Broker implements ConnectionDeps {
     if (strays.length > 0) this.log.warn({ dir: dir.dir, partitions: strays.map((p) => `${p.topic}-${p.partition}`) }, 'partition dirs of topics the data dir does not list: left alone');
     this.dynamicConfigs.onChange(() => this.saveCluster());
     this.scramCredentials.onChange(() => this.saveCluster());
+    this.authorizer?.onChange(() => this.saveCluster());
     this.producerIds.onBlockAllocated = () => this.saveCluster();
     // "kafka-recovery-point-checkpoint" / "kafka-log-start-offset-checkpoint": every
     // log.flush.offset.checkpoint.interval.ms and log.flush.start.offset.checkpoint.interval.ms (60 s).
@@ -303,6 +307,21 @@ export class Broker implements ConnectionDeps {
   }
 
   private loadingDataDir = false;
+  /** The data dir's ACLs, kept for saving when no authorizer is configured to hold them. */
+  private savedAcls: AclBinding[] | undefined;
+
+  /**
+   * Puts the saved ACLs into the authorizer. An entry that is not a valid ACL stops the start: a
+   * DENY silently dropped would open what it closed.
+   */
+  private loadAcls(dir: DataDir, acls: unknown): void {
+    const list = Array.isArray(acls) ? (acls as AclBinding[]) : undefined;
+    const bad = list === undefined ? 0 : list.findIndex((a) => typeof a !== 'object' || a === null || typeof a.principal !== 'string' || typeof a.host !== 'string' || invalidNewAcl(a) !== undefined);
+    if (list === undefined || bad >= 0) throw new DataDirError(`${dir.dir}: the saved ACLs are not valid${list === undefined ? '' : ` (entry ${bad}: ${JSON.stringify(list[bad])})`}`);
+    this.savedAcls = list;
+    if (this.authorizer !== undefined) this.authorizer.load(list);
+    else if (list.length > 0) this.log.warn({ dir: dir.dir, acls: list.length }, 'the data dir holds ACLs, but no authorizer.class.name is set: they are kept, not applied');
+  }
   private checkpointTimer: { cancel(): void } | undefined;
 
   private onTopicsChanged(change: TopicChange): void {
@@ -323,6 +342,8 @@ export class Broker implements ConnectionDeps {
       dynamicConfigs: this.dynamicConfigs.entries(),
       nextProducerIdBlock: String(this.producerIds.nextBlockStart),
       scramCredentials: this.scramCredentials.entries(),
+      // Without an authorizer the saved ACLs stay as they were, for when it is configured again.
+      acls: this.authorizer?.entries() ?? this.savedAcls,
     };
     this.dataDir.saveCluster(saved);
   }

@@ -17,6 +17,10 @@
 //    must exist (UNKNOWN_TOPIC_OR_PARTITION); changes of the resources that pass are made, unless
 //    validateOnly. AlterConfigs (legacy) replaces a resource's configs: the ones not given go.
 //
+// With an authorizer, ALTER_CONFIGS is checked on the cluster (BROKER_LOGGER in step 1, BROKER and
+// CLIENT_METRICS in step 2: CLUSTER_AUTHORIZATION_FAILED) or on the topic (TOPIC_AUTHORIZATION_FAILED),
+// through `mayAlter` (RuntimeLoggerManager.applyChangesForResource, ControllerApis.authorizeAlterResource).
+//
 // Where Kafka picks the first of several problems by walking a java.util.HashMap or Properties,
 // kmock walks the names in the same order (java-hash.ts). Topic changes are sets and deletes on
 // Topic.configs (the log re-reads them); broker changes go to services.dynamicConfigs, which
@@ -105,16 +109,20 @@ type Commit = () => void;
 // ---- the two requests ---------------------------------------------------------------------------
 
 /** IncrementalAlterConfigs: one result per resource, in request order. */
-export function incrementalAlterConfigs(b: BrokerServices, resources: readonly AlterResourceInput[], validateOnly: boolean): AlterResult[] {
-  return alterConfigs(b, resources, validateOnly, true);
+export function incrementalAlterConfigs(b: BrokerServices, resources: readonly AlterResourceInput[], validateOnly: boolean, mayAlter: MayAlter = ALWAYS): AlterResult[] {
+  return alterConfigs(b, resources, validateOnly, true, mayAlter);
 }
+
+/** Whether the principal may ALTER_CONFIGS on the cluster (resourceName null) or on a topic. */
+export type MayAlter = (topic: string | null) => boolean;
+const ALWAYS: MayAlter = () => true;
 
 /** AlterConfigs (legacy): one result per resource, in request order. */
-export function legacyAlterConfigs(b: BrokerServices, resources: readonly AlterResourceInput[], validateOnly: boolean): AlterResult[] {
-  return alterConfigs(b, resources, validateOnly, false);
+export function legacyAlterConfigs(b: BrokerServices, resources: readonly AlterResourceInput[], validateOnly: boolean, mayAlter: MayAlter = ALWAYS): AlterResult[] {
+  return alterConfigs(b, resources, validateOnly, false, mayAlter);
 }
 
-function alterConfigs(b: BrokerServices, resources: readonly AlterResourceInput[], validateOnly: boolean, incremental: boolean): AlterResult[] {
+function alterConfigs(b: BrokerServices, resources: readonly AlterResourceInput[], validateOnly: boolean, incremental: boolean, mayAlter: MayAlter): AlterResult[] {
   const results: Array<AlterResult | undefined> = resources.map(() => undefined);
   // ConfigAdminManager.preprocess: a resource given twice fails, both times. (For AlterConfigs
   // Kafka 3.9.1 then fails to build its answer -- AlterConfigsResponse.errorCounts maps the
@@ -133,9 +141,10 @@ function alterConfigs(b: BrokerServices, resources: readonly AlterResourceInput[
   const forwarded: number[] = [];
   resources.forEach((r, i) => {
     if (results[i] !== undefined) return;
-    const pre = attempt(() => preprocess(b, r, validateOnly, incremental));
-    if (pre === FORWARD) forwarded.push(i);
-    else results[i] = pre;
+    const pre = attempt(() => preprocess(b, r, validateOnly, incremental, mayAlter));
+    if (pre !== FORWARD) results[i] = pre;
+    else if (!mayAlter(r.resourceType === ConfigResourceType.TOPIC ? r.resourceName : null)) results[i] = denied(r.resourceType);
+    else forwarded.push(i);
   });
   // The controller: an unknown operation on a forwarded resource throws (NullPointerException
   // on the missing OpType) out of the whole controller event, so every forwarded resource gets
@@ -155,6 +164,13 @@ function alterConfigs(b: BrokerServices, resources: readonly AlterResourceInput[
   return results as AlterResult[];
 }
 
+/** ControllerApis.authorizeAlterResource's answer: new ApiError(error), the error's default text. */
+function denied(resourceType: number): AlterResult {
+  return resourceType === ConfigResourceType.TOPIC
+    ? { code: ErrorCode.TOPIC_AUTHORIZATION_FAILED, message: 'Topic authorization failed.' }
+    : { code: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, message: 'Cluster authorization failed.' };
+}
+
 /** preprocess's answer for a resource it leaves to the controller. */
 const FORWARD: AlterResult = { code: -2, message: null };
 
@@ -162,13 +178,14 @@ const FORWARD: AlterResult = { code: -2, message: null };
  * ConfigAdminManager.preprocess for one resource. Always throws: the resource's answer (an error,
  * or OK for a BROKER_LOGGER change it made), or FORWARD when the controller takes it over.
  */
-function preprocess(b: BrokerServices, r: AlterResourceInput, validateOnly: boolean, incremental: boolean): never {
+function preprocess(b: BrokerServices, r: AlterResourceInput, validateOnly: boolean, incremental: boolean, mayAlter: MayAlter): never {
   if (hasDuplicates(r.configs.map((c) => c.name))) invalidRequest('Error due to duplicate config keys');
   const nulls = r.configs.filter((c) => (!incremental || c.configOperation !== OpType.DELETE) && c.value === null).map((c) => c.name);
   if (nulls.length > 0) invalidRequest(`Null value not supported for : ${nulls.join(', ')}`);
   switch (r.resourceType) {
     case ConfigResourceType.BROKER_LOGGER:
       if (!incremental) break;
+      if (!mayAlter(null)) throw new Failure(denied(r.resourceType));
       alterLoggers(b, r, validateOnly);
       throw new Failure(OK);
     case ConfigResourceType.BROKER: {

@@ -6,8 +6,11 @@
 // coordinator); otherwise the coordinator's one error is every partition's. PRODUCER_FENCED is
 // INVALID_PRODUCER_EPOCH below v2.
 import { defineHandler } from './types.js';
-import { ErrorCode, type AddPartitionsToTxnRequest, type AddPartitionsToTxnResponse } from '../../codec/index.js';
+import { AclOperation, ErrorCode, ResourceType, type AddPartitionsToTxnRequest, type AddPartitionsToTxnResponse } from '../../codec/index.js';
+import { authorized, authorizedCluster, filterAuthorized } from '../security/authorizer/index.js';
+import type { RequestContext } from './types.js';
 import type { BrokerServices } from '../services.js';
+import { isInternalTopicName } from '../log/topics.js';
 import type { TopicPartition } from '../txn/types.js';
 
 type TopicResult = AddPartitionsToTxnResponse.TopicResult;
@@ -22,24 +25,37 @@ export const addPartitionsToTxnHandler = defineHandler({
     const transactions: AddPartitionsToTxnRequest.Transaction[] = v < 4
       ? [{ transactionalId: req.v3AndBelowTransactionalId, producerId: req.v3AndBelowProducerId, producerEpoch: req.v3AndBelowProducerEpoch, verifyOnly: false, topics: req.v3AndBelowTopics }]
       : req.transactions;
-    const results = await Promise.all(transactions.map((t) => handleTransaction(ctx.services, v, t)));
+    // v4+ comes from brokers: CLUSTER_ACTION, else the request's error (getErrorResponse).
+    if (v >= 4 && !authorizedCluster(ctx, AclOperation.CLUSTER_ACTION)) return { throttleTimeMs: 0, errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, resultsByTransaction: [], resultsByTopicV3AndBelow: [] };
+    const results = await Promise.all(transactions.map((t) => handleTransaction(ctx, v, t)));
     if (v < 4) return { throttleTimeMs: 0, errorCode: 0, resultsByTransaction: [], resultsByTopicV3AndBelow: results[0]?.topicResults ?? [] };
     return { throttleTimeMs: 0, errorCode: 0, resultsByTransaction: results, resultsByTopicV3AndBelow: [] };
   },
 });
 
-function handleTransaction(b: BrokerServices, v: number, t: AddPartitionsToTxnRequest.Transaction): Promise<AddPartitionsToTxnResponse.Result> | AddPartitionsToTxnResponse.Result {
+/**
+ * One transaction, as KafkaApis.handleAddPartitionsToTxnRequest: from clients (v0-3), WRITE on the
+ * transactional id (else TRANSACTIONAL_ID_AUTHORIZATION_FAILED for every partition) and on each
+ * topic; internal topics are never in the authorized set, so they are TOPIC_AUTHORIZATION_FAILED
+ * even without an authorizer. Any failed partition fails the transaction: the others are
+ * OPERATION_NOT_ATTEMPTED.
+ */
+function handleTransaction(ctx: RequestContext, v: number, t: AddPartitionsToTxnRequest.Transaction): Promise<AddPartitionsToTxnResponse.Result> | AddPartitionsToTxnResponse.Result {
+  const b: BrokerServices = ctx.services;
+  if (v < 4 && !authorized(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, t.transactionalId)) return resultOf(t, () => ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+  const writable = v < 4 ? filterAuthorized(ctx, AclOperation.WRITE, ResourceType.TOPIC, t.topics.map((x) => x.name).filter((n) => !isInternalTopicName(n))) : undefined;
   const partitions: TopicPartition[] = [];
-  const unknown = new Set<string>();
+  const failed = new Map<string, number>();
   for (const topic of t.topics) {
     const known = b.topics.get(topic.name);
     for (const partition of topic.partitions) {
-      if (known === undefined || partition < 0 || partition >= known.partitions.length) unknown.add(`${topic.name}:${partition}`);
+      if (writable !== undefined && !writable.has(topic.name)) failed.set(`${topic.name}:${partition}`, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+      else if (known === undefined || partition < 0 || partition >= known.partitions.length) failed.set(`${topic.name}:${partition}`, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
       partitions.push({ topic: topic.name, partition });
     }
   }
-  if (unknown.size > 0) {
-    return resultOf(t, (topic, partition) => unknown.has(`${topic}:${partition}`) ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.OPERATION_NOT_ATTEMPTED);
+  if (failed.size > 0) {
+    return resultOf(t, (topic, partition) => failed.get(`${topic}:${partition}`) ?? ErrorCode.OPERATION_NOT_ATTEMPTED);
   }
   if (t.verifyOnly) {
     const verified = new Map(b.transactions.verifyPartitionsInTransaction(t.transactionalId, t.producerId, t.producerEpoch, partitions)

@@ -12,13 +12,15 @@
 import { createAlterConfigsResponse } from '../../codec/index.js';
 import { legacyAlterConfigs } from '../config/alter-configs.js';
 import { defineHandler } from './types.js';
+import { AclOperation } from '../../codec/index.js';
+import { configAccess } from '../security/authorizer/index.js';
 
 export const alterConfigsHandler = defineHandler({
   apiKey: 33,
   minVersion: 0,
   maxVersion: 2,
   handle(ctx, req) {
-    const results = legacyAlterConfigs(ctx.services, req.resources, req.validateOnly);
+    const results = legacyAlterConfigs(ctx.services, req.resources, req.validateOnly, configAccess(ctx, AclOperation.ALTER_CONFIGS));
     return createAlterConfigsResponse({
       throttleTimeMs: 0,
       responses: req.resources.map((r, i) => ({

@@ -3,9 +3,12 @@
 // valid values) and the partitions/replication (this cluster has one broker), then creates the
 // topics -- or only validates them with validateOnly. v5+ answers with the partition count,
 // replication factor and effective configs; v7 with the topic id. The rules are in
-// log/topic-admin.ts (ControllerApis.createTopics, ReplicationControlManager.createTopics).
-import { createCreateTopicsResponse, type CreateTopicsResponse } from '../../codec/index.js';
-import { createTopics } from '../log/topic-admin.js';
+// log/topic-admin.ts (ControllerApis.createTopics, ReplicationControlManager.createTopics), with
+// what the principal may do as ControllerApis.handleCreateTopics checks it: CREATE on the cluster
+// or on each topic, DESCRIBE_CONFIGS on each topic for the v5+ details.
+import { AclOperation, createCreateTopicsResponse, ResourceType, type CreateTopicsResponse } from '../../codec/index.js';
+import { createTopics, type CreateTopicsAccess } from '../log/topic-admin.js';
+import { authorizedCluster, filterAuthorized } from '../security/authorizer/index.js';
 import { defineHandler } from './types.js';
 
 export const createTopicsHandler = defineHandler({
@@ -13,7 +16,15 @@ export const createTopicsHandler = defineHandler({
   minVersion: 0,
   maxVersion: 7,
   handle(ctx, req) {
-    const results = createTopics(ctx.services, req.topics, req.validateOnly, req.timeoutMs);
+    let access: CreateTopicsAccess | undefined;
+    if (ctx.services.authorizer !== undefined) {
+      const names = req.topics.map((t) => t.name);
+      access = {
+        creatable: authorizedCluster(ctx, AclOperation.CREATE, false) ? new Set(names) : filterAuthorized(ctx, AclOperation.CREATE, ResourceType.TOPIC, names),
+        describable: filterAuthorized(ctx, AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, names, false),
+      };
+    }
+    const results = createTopics(ctx.services, req.topics, req.validateOnly, req.timeoutMs, access);
     return createCreateTopicsResponse({
       throttleTimeMs: 0,
       topics: results.map(
@@ -22,7 +33,7 @@ export const createTopicsHandler = defineHandler({
           topicId: r.topicId,
           errorCode: r.error.code,
           errorMessage: r.error.message,
-          topicConfigErrorCode: 0,
+          topicConfigErrorCode: r.topicConfigErrorCode,
           numPartitions: r.numPartitions,
           replicationFactor: r.replicationFactor,
           configs: r.configs,

@@ -2,28 +2,16 @@
 // KafkaApis.handleDescribeCluster / AuthHelper.computeDescribeClusterResponse give them on a
 // broker listener. v1's EndpointType must be 1 (brokers): 2 (controllers) is
 // MISMATCHED_ENDPOINT_TYPE, anything else UNSUPPORTED_ENDPOINT_TYPE. In KRaft the controller id
-// shown to clients is a live broker's id -- here this broker's.
-import { AclOperation, authorizedOperations, createDescribeClusterResponse, ErrorCode, AUTHORIZED_OPERATIONS_OMITTED } from '../../codec/index.js';
+// shown to clients is a live broker's id -- here this broker's. KIP-430's cluster bit field is the
+// principal's cluster operations, or 0 when it may not DESCRIBE the cluster (every operation
+// without an authorizer).
+import { AclOperation, createDescribeClusterResponse, ErrorCode, ResourceType, AUTHORIZED_OPERATIONS_OMITTED } from '../../codec/index.js';
+import { authorizedCluster, authorizedOperations, CLUSTER_NAME } from '../security/authorizer/index.js';
 import { defineHandler } from './types.js';
 
 const ENDPOINT_BROKER = 1;
 const ENDPOINT_CONTROLLER = 2;
 
-
-/**
- * With no authorizer every supported cluster operation is allowed (AuthHelper.authorizedOperations):
- * CREATE(5), ALTER(7), DESCRIBE(8), CLUSTER_ACTION(9), DESCRIBE_CONFIGS(10), ALTER_CONFIGS(11),
- * IDEMPOTENT_WRITE(12), one bit each.
- */
-export const CLUSTER_AUTHORIZED_OPERATIONS = authorizedOperations([
-  AclOperation.CREATE,
-  AclOperation.ALTER,
-  AclOperation.DESCRIBE,
-  AclOperation.CLUSTER_ACTION,
-  AclOperation.DESCRIBE_CONFIGS,
-  AclOperation.ALTER_CONFIGS,
-  AclOperation.IDEMPOTENT_WRITE,
-]);
 
 export const describeClusterHandler = defineHandler({
   apiKey: 60,
@@ -52,7 +40,11 @@ export const describeClusterHandler = defineHandler({
       clusterId: b.clusterId,
       controllerId: b.config.nodeId,
       brokers: [{ brokerId: b.config.nodeId, host: ctx.listener.advertised.host, port: ctx.listener.advertised.port, rack: b.config.rack }],
-      clusterAuthorizedOperations: req.includeClusterAuthorizedOperations ? CLUSTER_AUTHORIZED_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,
+      clusterAuthorizedOperations: !req.includeClusterAuthorizedOperations
+        ? AUTHORIZED_OPERATIONS_OMITTED
+        : authorizedCluster(ctx, AclOperation.DESCRIBE)
+          ? authorizedOperations(ctx, ResourceType.CLUSTER, CLUSTER_NAME)
+          : 0,
     });
   },
 });

@@ -12,6 +12,7 @@
 //    Kafka's default message (handleDescribeConfigsRequest throws before describing anything).
 // v0 has IsDefault instead of ConfigSource, and Kafka 3.9 never sets it: it is always false.
 import {
+  AclOperation,
   ConfigResourceType,
   createDescribeConfigsResponse,
   type DescribeConfigsRequest,
@@ -23,6 +24,7 @@ import { ConfigSource, describeBrokerConfigs, describeClusterDefaultConfigs, des
 import { javaHashOrder } from '../config/java-hash.js';
 import { parseJavaInt } from '../config/java-values.js';
 import { DEFAULT_ERROR_MESSAGE, invalidTopicNameMessage } from '../log/topic-admin.js';
+import { configAccess } from '../security/authorizer/index.js';
 import { defineHandler } from './types.js';
 
 const { TOPIC, BROKER, BROKER_LOGGER, CLIENT_METRICS } = ConfigResourceType;
@@ -42,9 +44,21 @@ export const describeConfigsHandler = defineHandler({
         ),
       });
     }
+    // ConfigHelper.handleDescribeConfigsRequest: DESCRIBE_CONFIGS on the topic, or on the cluster
+    // for the other types; the resources the principal may not describe come last, with the
+    // authorization error and its default text.
+    const may = configAccess(ctx, AclOperation.DESCRIBE_CONFIGS);
+    const allowed = resources.map((r) => may(r.resourceType === TOPIC ? r.resourceName : null));
+    const denied = resources
+      .filter((_, i) => !allowed[i])
+      .map((r) =>
+        r.resourceType === TOPIC
+          ? result(r, ErrorCode.TOPIC_AUTHORIZATION_FAILED, 'Topic authorization failed.', [])
+          : result(r, ErrorCode.CLUSTER_AUTHORIZATION_FAILED, 'Cluster authorization failed.', []),
+      );
     return createDescribeConfigsResponse({
       throttleTimeMs: 0,
-      results: resources.map((r) => describe(ctx.services, r, req.includeSynonyms, req.includeDocumentation)),
+      results: [...resources.filter((_, i) => allowed[i]).map((r) => describe(ctx.services, r, req.includeSynonyms, req.includeDocumentation)), ...denied],
     });
   },
 });

@@ -4,7 +4,8 @@
 //
 // Per topic: an illegal name answers every requested partition INVALID_TOPIC_EXCEPTION with
 // Topic.validate's message; an unknown topic UNKNOWN_TOPIC_OR_PARTITION with the error's default
-// message (ApiError(Errors)); kmock has no authorizer. Per partition of a known topic: a partition
+// message (ApiError(Errors)); first, without READ on the topic, TOPIC_AUTHORIZATION_FAILED with
+// its default message. Per partition of a known topic: a partition
 // the topic lacks answers UNKNOWN_TOPIC_OR_PARTITION without a message (getPartitionOrError);
 // else NONE and the producers the partition has state for (expired ones gone first, as Kafka's
 // periodic check would have removed them): id, epoch, last sequence (-1 once a marker changed the
@@ -17,13 +18,16 @@
 // insertion order within a bucket. (A bucket of 8+ producer ids in a table of 64+ becomes a tree
 // whose order this does not follow; producer ids from one broker are consecutive, so that needs
 // hundreds of producers on one partition.)
-import { type DescribeProducersResponse, ErrorCode } from '../../codec/index.js';
+import { AclOperation, type DescribeProducersResponse, ErrorCode, ResourceType } from '../../codec/index.js';
+import { authorized } from '../security/authorizer/index.js';
 import { invalidTopicNameMessage } from '../log/topic-admin.js';
 import type { ProducerStateEntry } from '../log/producer-state.js';
 import { defineHandler } from './types.js';
 
 /** Errors.UNKNOWN_TOPIC_OR_PARTITION.message(). */
 const UNKNOWN_TOPIC_MESSAGE = 'This server does not host this topic-partition.';
+/** Errors.TOPIC_AUTHORIZATION_FAILED.message() (new ApiError(error).message falls back to it). */
+const TOPIC_AUTHORIZATION_MESSAGE = 'Topic authorization failed.';
 
 export const describeProducersHandler = defineHandler({
   apiKey: 61,
@@ -38,9 +42,11 @@ export const describeProducersHandler = defineHandler({
       const topicError =
         invalid !== null
           ? { errorCode: ErrorCode.INVALID_TOPIC_EXCEPTION, errorMessage: invalid }
-          : topic === undefined
-            ? { errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: UNKNOWN_TOPIC_MESSAGE }
-            : null;
+          : !authorized(ctx, AclOperation.READ, ResourceType.TOPIC, t.name)
+            ? { errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: TOPIC_AUTHORIZATION_MESSAGE }
+            : topic === undefined
+              ? { errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: UNKNOWN_TOPIC_MESSAGE }
+              : null;
       const partitions = t.partitionIndexes.map((index): DescribeProducersResponse.PartitionResponse => {
         if (topicError !== null) return { partitionIndex: index, ...topicError, activeProducers: [] };
         const log = topic!.partitions[index];

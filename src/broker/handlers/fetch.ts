@@ -25,7 +25,8 @@
 // stable offset (LogReadInfo.lastStableOffset, taken before the read). A long poll waits for the
 // offset its isolation reads up to (DelayedFetch: the LSO for read_committed), so a read_committed
 // one wakes when a marker moves the LSO (markers notify the waiters like appends do).
-import { type FetchResponse, ErrorCode, ZERO_UUID } from '../../codec/index.js';
+import { AclOperation, type FetchResponse, ErrorCode, ResourceType, ZERO_UUID } from '../../codec/index.js';
+import { authorizedCluster, filterAuthorized } from '../security/authorizer/index.js';
 import type { BrokerServices } from '../services.js';
 import { downConvert } from '../log/down-convert.js';
 import { partitionKey, type FetchWaiter } from '../log/fetch-waiters.js';
@@ -111,11 +112,17 @@ export const fetchHandler = defineHandler({
       }
     }
 
-    // KafkaApis: unknown topic ids and unknown partitions are answered without reading.
+    // KafkaApis: unknown topic ids, topics the principal may not READ (a follower: CLUSTER_ACTION
+    // on the cluster, for every partition) and unknown partitions are answered without reading.
     const erroneous: Array<[PartitionRequest, FetchResponse.PartitionData]> = [];
     const interesting: PartitionRequest[] = [];
+    const fromFollower = (v >= 15 ? req.replicaState.replicaId : req.replicaId) >= 0;
+    const clusterAction = !fromFollower || authorizedCluster(ctx, AclOperation.CLUSTER_ACTION);
+    const readable = fromFollower ? undefined : filterAuthorized(ctx, AclOperation.READ, ResourceType.TOPIC, [...requested.values()].flatMap((p) => (p.topic === null ? [] : [p.topic])));
     for (const p of requested.values()) {
-      if (p.topic === null) erroneous.push([p, partitionError(p.partition, ErrorCode.UNKNOWN_TOPIC_ID)]);
+      if (!clusterAction) erroneous.push([p, partitionError(p.partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED)]);
+      else if (p.topic === null) erroneous.push([p, partitionError(p.partition, ErrorCode.UNKNOWN_TOPIC_ID)]);
+      else if (readable !== undefined && !readable.has(p.topic)) erroneous.push([p, partitionError(p.partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED)]);
       else {
         const t = b.topics.get(p.topic);
         if (t === undefined || p.partition < 0 || p.partition >= t.partitions.length) {

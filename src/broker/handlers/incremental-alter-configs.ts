@@ -7,13 +7,15 @@
 import { createIncrementalAlterConfigsResponse } from '../../codec/index.js';
 import { incrementalAlterConfigs } from '../config/alter-configs.js';
 import { defineHandler } from './types.js';
+import { AclOperation } from '../../codec/index.js';
+import { configAccess } from '../security/authorizer/index.js';
 
 export const incrementalAlterConfigsHandler = defineHandler({
   apiKey: 44,
   minVersion: 0,
   maxVersion: 1,
   handle(ctx, req) {
-    const results = incrementalAlterConfigs(ctx.services, req.resources, req.validateOnly);
+    const results = incrementalAlterConfigs(ctx.services, req.resources, req.validateOnly, configAccess(ctx, AclOperation.ALTER_CONFIGS));
     return createIncrementalAlterConfigsResponse({
       throttleTimeMs: 0,
       responses: req.resources.map((r, i) => ({

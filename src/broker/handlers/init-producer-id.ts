@@ -5,13 +5,21 @@
 // fencing the previous producer, aborting its open transaction, recovering (KIP-360) after errors.
 // PRODUCER_FENCED is INVALID_PRODUCER_EPOCH below v4, which older clients understand.
 import { defineHandler } from './types.js';
-import { ErrorCode, type InitProducerIdResponse } from '../../codec/index.js';
+import { AclOperation, ErrorCode, ResourceType, type InitProducerIdResponse } from '../../codec/index.js';
+import { authorized, authorizedByResourceType, authorizedCluster } from '../security/authorizer/index.js';
 
 export const initProducerIdHandler = defineHandler({
   apiKey: 22,
   minVersion: 0,
   maxVersion: 5,
   handle(ctx, req) {
+    // KafkaApis.handleInitProducerIdRequest: WRITE on the transactional id; an idempotent producer
+    // needs IDEMPOTENT_WRITE on the cluster or WRITE on some topic (KIP-679).
+    if (req.transactionalId !== null) {
+      if (!authorized(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactionalId)) return failure(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+    } else if (!authorizedCluster(ctx, AclOperation.IDEMPOTENT_WRITE, false) && !authorizedByResourceType(ctx, AclOperation.WRITE, ResourceType.TOPIC)) {
+      return failure(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
+    }
     const pidGiven = req.producerId !== -1n;
     const epochGiven = req.producerEpoch !== -1;
     if (pidGiven !== epochGiven) return failure(ErrorCode.INVALID_REQUEST);

@@ -1,8 +1,11 @@
 // KafkaApis answers commits and offset deletes for unknown topics or partitions itself, with
 // UNKNOWN_TOPIC_OR_PARTITION, and passes only the known ones to the coordinator; the two sets
 // are then merged into one response (OffsetCommitResponse.Builder / OffsetDeleteResponse.Builder).
+// Before that, a topic the principal may not READ is answered TOPIC_AUTHORIZATION_FAILED, whole.
 import type { BrokerServices } from '../services.js';
-import { ErrorCode } from '../../codec/index.js';
+import { AclOperation, ErrorCode, ResourceType } from '../../codec/index.js';
+import { filterAuthorized } from '../security/authorizer/index.js';
+import type { RequestContext } from './types.js';
 
 interface TopicWithPartitions<P extends { partitionIndex: number }> {
   name: string;
@@ -45,6 +48,24 @@ export function splitByKnownPartitions<P extends { partitionIndex: number }, T e
     if (valid.length > 0) known.push({ ...t, partitions: valid });
   }
   return { known, unknown };
+}
+
+/**
+ * splitByKnownPartitions after READ on each topic (filterByAuthorized): the topics the principal
+ * may not read are answered TOPIC_AUTHORIZATION_FAILED, partition by partition, first.
+ */
+export function splitByReadableKnownPartitions<P extends { partitionIndex: number }, T extends TopicWithPartitions<P>>(ctx: RequestContext, topics: T[]): SplitByKnown<T> {
+  const readable = filterAuthorized(ctx, AclOperation.READ, ResourceType.TOPIC, topics.map((t) => t.name));
+  const denied = new Map<string, PartitionError[]>();
+  for (const t of topics) {
+    if (readable.has(t.name)) continue;
+    const list = denied.get(t.name) ?? [];
+    for (const p of t.partitions) list.push({ partitionIndex: p.partitionIndex, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED });
+    denied.set(t.name, list);
+  }
+  const split = splitByKnownPartitions(ctx.services, denied.size === 0 ? topics : topics.filter((t) => readable.has(t.name)));
+  for (const [name, parts] of split.unknown) denied.set(name, [...(denied.get(name) ?? []), ...parts]);
+  return { known: split.known, unknown: denied };
 }
 
 /** Merges the coordinator's per-topic answers into the pre-filled unknown ones, by topic name. */

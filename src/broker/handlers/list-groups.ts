@@ -1,5 +1,8 @@
-// ListGroups (16): v4+ filters by state, v5+ by type.
+// ListGroups (16): v4+ filters by state, v5+ by type. Without DESCRIBE on the cluster only the
+// groups the principal may DESCRIBE are listed (KafkaApis.handleListGroupsRequest).
 import { defineHandler } from './types.js';
+import { AclOperation, ResourceType } from '../../codec/index.js';
+import { authorizedCluster, filterAuthorized } from '../security/authorizer/index.js';
 
 export const listGroupsHandler = defineHandler({
   apiKey: 16,
@@ -11,6 +14,8 @@ export const listGroupsHandler = defineHandler({
       statesFilter: v >= 4 ? req.statesFilter : null,
       typesFilter: v >= 5 ? req.typesFilter : null,
     });
-    return { throttleTimeMs: 0, ...res };
+    if (authorizedCluster(ctx, AclOperation.DESCRIBE, false)) return { throttleTimeMs: 0, ...res };
+    const describable = filterAuthorized(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, res.groups.map((g) => g.groupId), false);
+    return { throttleTimeMs: 0, ...res, groups: res.groups.filter((g) => describable.has(g.groupId)) };
   },
 });

@@ -18,7 +18,8 @@
 // latest and earliest (timestamps, max timestamp, latest tiered) is dropped (-1/-1, no error) when
 // the offset it finds is not below it. Markers are records of the log like any other here: the
 // segment's timestamp search and max timestamp include them, as Kafka's do.
-import { type ListOffsetsResponse, ErrorCode } from '../../codec/index.js';
+import { AclOperation, type ListOffsetsResponse, ErrorCode, ResourceType } from '../../codec/index.js';
+import { filterAuthorized } from '../security/authorizer/index.js';
 import { LEADER_EPOCH, type PartitionLog, type TimestampAndOffset } from '../log/partition-log.js';
 import { defineHandler } from './types.js';
 
@@ -57,7 +58,12 @@ export const listOffsetsHandler = defineHandler({
       }
     }
 
-    const topics: ListOffsetsResponse.TopicResponse[] = req.topics.map((t) => {
+    // DESCRIBE on the topic (partitionSeqByAuthorized): the others answer TOPIC_AUTHORIZATION_FAILED, after the rest.
+    const describable = filterAuthorized(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, req.topics.map((t) => t.name));
+    const unauthorized = req.topics
+      .filter((t) => !describable.has(t.name))
+      .map((t) => ({ name: t.name, partitions: t.partitions.map((p) => failure(p.partitionIndex, ErrorCode.TOPIC_AUTHORIZATION_FAILED)) }));
+    const topics: ListOffsetsResponse.TopicResponse[] = req.topics.filter((t) => describable.has(t.name)).map((t) => {
       const topic = b.topics.get(t.name);
       const partitions = t.partitions.map((p): ListOffsetsResponse.PartitionResponse => {
         const log: PartitionLog | undefined = topic?.partitions[p.partitionIndex];
@@ -96,7 +102,7 @@ export const listOffsetsHandler = defineHandler({
       });
       return { name: t.name, partitions };
     });
-    return { throttleTimeMs: 0, topics };
+    return { throttleTimeMs: 0, topics: [...topics, ...unauthorized] };
   },
 });
 

@@ -3,15 +3,16 @@
 // (auto.create.topics.enable) and the request (v4+ AllowAutoTopicCreation) allow it; a KRaft
 // broker forwards the creation to the controller and answers UNKNOWN_TOPIC_OR_PARTITION meanwhile
 // (LEADER_NOT_AVAILABLE is the ZooKeeper-mode answer), so clients retry and find the topic.
-import { AclOperation, authorizedOperations, type MetadataResponse, ErrorCode, ZERO_UUID, AUTHORIZED_OPERATIONS_OMITTED } from '../../codec/index.js';
-import { checkTopicName, type Topic } from '../log/topics.js';
-import { CLUSTER_AUTHORIZED_OPERATIONS } from './describe-cluster.js';
+//
+// With an authorizer: a topic the principal may not DESCRIBE is left out of an all-topics answer
+// and is TOPIC_AUTHORIZATION_FAILED (zero topic id, nothing else disclosed) when named; a missing
+// topic is auto-created only with CREATE on the cluster or on the topic, else it too is
+// TOPIC_AUTHORIZATION_FAILED. Those answers come after the others, and KIP-430's topic bit field is
+// set only on the authorized topics' entries, as handleTopicMetadataRequest builds them.
+import { AclOperation, type MetadataResponse, ErrorCode, ResourceType, ZERO_UUID, AUTHORIZED_OPERATIONS_OMITTED } from '../../codec/index.js';
+import { checkTopicName, isInternalTopicName, type Topic } from '../log/topics.js';
+import { authorizedCluster, authorizedOperations, filterAuthorized } from '../security/authorizer/index.js';
 import { defineHandler } from './types.js';
-
-/** With no authorizer Kafka grants every supported operation (AuthHelper.authorizedOperations). */
-const ALL_CLUSTER_OPERATIONS = CLUSTER_AUTHORIZED_OPERATIONS;
-const { READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS } = AclOperation;
-const ALL_TOPIC_OPERATIONS = authorizedOperations([READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS]);
 
 export const metadataHandler = defineHandler({
   apiKey: 3,
@@ -55,9 +56,21 @@ export const metadataHandler = defineHandler({
       names = unique(req.topics!.map((t) => t.name!));
     }
 
+    // Names the principal may DESCRIBE; the others are answered last, or not at all.
+    const describable = filterAuthorized(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, names, !allTopics);
+    const unauthorized = names.filter((n) => !describable.has(n));
+    names = names.filter((n) => describable.has(n));
+    const allowAutoCreate = b.config.autoCreateTopicsEnable && req.allowAutoTopicCreation && !allTopics;
+    let mayNotCreate: string[] = [];
+    if (allowAutoCreate && !authorizedCluster(ctx, AclOperation.CREATE, false)) {
+      const missingNames = names.filter((n) => b.topics.get(n) === undefined);
+      const creatable = filterAuthorized(ctx, AclOperation.CREATE, ResourceType.TOPIC, missingNames);
+      mayNotCreate = missingNames.filter((n) => !creatable.has(n));
+      names = names.filter((n) => !mayNotCreate.includes(n));
+    }
+
     const existing: MetadataResponse.Topic[] = [];
     const missing: MetadataResponse.Topic[] = [];
-    const allowAutoCreate = b.config.autoCreateTopicsEnable && req.allowAutoTopicCreation && !allTopics;
     for (const name of names) {
       const t = b.topics.get(name);
       if (t) {
@@ -72,10 +85,24 @@ export const metadataHandler = defineHandler({
         missing.push(topicError(name, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
       }
     }
-    topics.push(...existing, ...missing);
-
     if (v >= 8 && req.includeTopicAuthorizedOperations) {
-      for (const t of topics) t.topicAuthorizedOperations = ALL_TOPIC_OPERATIONS;
+      for (const t of [...existing, ...missing]) t.topicAuthorizedOperations = authorizedOperations(ctx, ResourceType.TOPIC, t.name ?? '');
+    }
+    topics.push(...existing, ...missing);
+    for (const name of mayNotCreate) topics.push(topicError(name, ErrorCode.TOPIC_AUTHORIZATION_FAILED));
+    // Not even whether they exist: no id (unless asked by id: ids are not secret) and not internal.
+    if (!allTopics) {
+      for (const name of unauthorized) {
+        const t = topicError(ids.length > 0 ? null : name, ErrorCode.TOPIC_AUTHORIZATION_FAILED, ids.length > 0 ? (b.topics.get(name)?.id ?? ZERO_UUID) : ZERO_UUID);
+        t.isInternal = false;
+        topics.push(t);
+      }
+    }
+
+    // v8-10: 0 when the principal may not DESCRIBE the cluster, else its operations.
+    let clusterAuthorizedOperations = AUTHORIZED_OPERATIONS_OMITTED;
+    if (v >= 8 && v <= 10 && req.includeClusterAuthorizedOperations) {
+      clusterAuthorizedOperations = authorizedCluster(ctx, AclOperation.DESCRIBE) ? authorizedOperations(ctx, ResourceType.CLUSTER, 'kafka-cluster') : 0;
     }
     return {
       throttleTimeMs: 0,
@@ -83,7 +110,7 @@ export const metadataHandler = defineHandler({
       clusterId: b.clusterId,
       controllerId: b.config.nodeId,
       topics,
-      clusterAuthorizedOperations: v >= 8 && v <= 10 && req.includeClusterAuthorizedOperations ? ALL_CLUSTER_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,
+      clusterAuthorizedOperations,
     };
   },
 });
@@ -112,14 +139,10 @@ function topicError(name: string | null, errorCode: number, topicId = ZERO_UUID)
     errorCode,
     name,
     topicId,
-    isInternal: name !== null && isInternalName(name),
+    isInternal: name !== null && isInternalTopicName(name),
     partitions: [],
     topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
   };
-}
-
-function isInternalName(name: string): boolean {
-  return name === '__consumer_offsets' || name === '__transaction_state' || name === '__share_group_state';
 }
 
 /**

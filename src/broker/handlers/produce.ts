@@ -9,10 +9,11 @@
 // Order of checks, Kafka's:
 // 1. the whole request: the first batch of each partition is framed (CORRUPT_MESSAGE for a bad
 //    size or magic) and looked at for the transactional flag (RequestUtils.hasTransactionalRecords);
-//    transactional records need the request's TransactionalId (v3+): without one the authorizer
-//    check fails, TRANSACTIONAL_ID_AUTHORIZATION_FAILED for the whole request (kmock, like a
-//    broker without authorizer.class.name, allows any non-null transactional id);
-// 2. per partition: UNKNOWN_TOPIC_OR_PARTITION (no auto-creation on produce), then, v3+ only,
+//    transactional records need the request's TransactionalId (v3+) and WRITE on it, else
+//    TRANSACTIONAL_ID_AUTHORIZATION_FAILED for the whole request (without an authorizer only a
+//    null transactional id fails);
+// 2. per partition: TOPIC_AUTHORIZATION_FAILED without WRITE on the topic, then
+//    UNKNOWN_TOPIC_OR_PARTITION (no auto-creation on produce), then, v3+ only,
 //    ProduceRequest.validateRecords (exactly one magic-2 batch: INVALID_RECORD; zstd before v7:
 //    UNSUPPORTED_COMPRESSION_TYPE);
 // 3. ReplicaManager.handleProduceAppend: every batch framed (scanEntries), one transactional
@@ -25,7 +26,7 @@
 //    appendMessageSet).
 // acks=1 and acks=-1 answer the same with one in-sync replica; acks=0 gets no response, and a
 // request with any partition error closes the connection, as Kafka does.
-import { type ProduceRequest, type ProduceResponse, type RecordSet, ErrorCode } from '../../codec/index.js';
+import { AclOperation, type ProduceRequest, type ProduceResponse, type RecordSet, ErrorCode, ResourceType } from '../../codec/index.js';
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, LOG_OVERHEAD, MAGIC_OFFSET, PRODUCER_ID_OFFSET, TRANSACTIONAL_FLAG_MASK } from '../../codec/records/constants.js';
 import { initCompression } from '../../codec/records/compression.js';
 import { nextEntry, scanEntries } from '../../codec/records/validate.js';
@@ -34,6 +35,7 @@ import { resolveLogConfig } from '../log/log-config.js';
 import { NO_VERIFICATION, type AppendResult, type TxnAppendOptions } from '../log/partition-log.js';
 import { SENTINEL_GUARD, type VerificationGuard } from '../log/producer-state.js';
 import type { Topic } from '../log/topics.js';
+import { authorized, filterAuthorized } from '../security/authorizer/index.js';
 import { checkAppendError, checkProduceBatches } from '../strict/batch-checks.js';
 import { scanTransactional, verifyTransactionalPartitions, type Verification } from './produce-txn.js';
 import { closeRequestConnection, defineHandler, NO_RESPONSE, type RequestContext } from './types.js';
@@ -97,6 +99,7 @@ export function produceSimple(ctx: RequestContext, req: ProduceRequest): Produce
     for (let j = 0; j < i; j++) if (topicData[j].name === t.name) return undefined;
     const topic = b.topics.get(t.name);
     if (topic === undefined || topic.isInternal) return undefined;
+    if (b.authorizer !== undefined && !authorized(ctx, AclOperation.WRITE, ResourceType.TOPIC, t.name, false)) return undefined;
     const parts = t.partitionData;
     count += parts.length;
     if (parts.length === 0 || count > SIMPLE_MAX_PARTITIONS) return undefined;
@@ -219,7 +222,7 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
   const b = ctx.services;
 
   // 1. RequestUtils.hasTransactionalRecords over the first batch of every partition; then
-  // authorize(WRITE, TRANSACTIONAL_ID): with no authorizer only a null transactional id fails.
+  // authorize(WRITE, TRANSACTIONAL_ID): without an authorizer only a null transactional id fails.
   let hasTransactionalRecords = false;
   for (const t of req.topicData) {
     for (const p of t.partitionData) {
@@ -235,9 +238,12 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
   }
   // Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.exception carries the error's default text: no message.
   const transactionalId = v >= 3 ? req.transactionalId : null;
-  if (hasTransactionalRecords && transactionalId === null) return wholeRequestError(ctx, req, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null);
+  if (hasTransactionalRecords && (transactionalId === null || !authorized(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId))) {
+    return wholeRequestError(ctx, req, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null);
+  }
 
-  // 2. Per partition: existence, then ProduceRequest.validateRecords.
+  // 2. Per partition: WRITE on the topic, existence, then ProduceRequest.validateRecords.
+  const writable = filterAuthorized(ctx, AclOperation.WRITE, ResourceType.TOPIC, req.topicData.map((t) => t.name));
   const order = new Map<string, [string, number]>();
   const targets = new Map<string, Target>();
   const errors = new Map<string, PartitionStatus>();
@@ -246,6 +252,10 @@ export function produce(ctx: RequestContext, req: ProduceRequest): ProduceRespon
     for (const p of t.partitionData) {
       const key = `${t.name}\0${p.index}`;
       if (!order.has(key)) order.set(key, [t.name, p.index]);
+      if (!writable.has(t.name)) {
+        errors.set(key, status(ErrorCode.TOPIC_AUTHORIZATION_FAILED));
+        continue;
+      }
       if (topic === undefined || p.index < 0 || p.index >= topic.partitions.length) {
         errors.set(key, status(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
         continue;

@@ -4,7 +4,8 @@
 // its partitions (txn/log-markers.ts); the answer lists, per producer id, every partition's error.
 // As in Kafka the results are keyed by producer id, so two markers of one producer answer as one.
 import { defineHandler } from './types.js';
-import { ErrorCode, type WriteTxnMarkersRequest, type WriteTxnMarkersResponse } from '../../codec/index.js';
+import { AclOperation, ErrorCode, type WriteTxnMarkersRequest, type WriteTxnMarkersResponse } from '../../codec/index.js';
+import { authorizedCluster } from '../security/authorizer/index.js';
 import { writeMarker } from '../txn/log-markers.js';
 
 export const writeTxnMarkersHandler = defineHandler({
@@ -12,6 +13,11 @@ export const writeTxnMarkersHandler = defineHandler({
   minVersion: 0,
   maxVersion: 1,
   handle(ctx, req) {
+    // From the transaction coordinator's broker: ALTER on the cluster, or CLUSTER_ACTION; else the
+    // request's error, CLUSTER_AUTHORIZATION_FAILED on every partition (KafkaApis.handleWriteTxnMarkersRequest).
+    if (!authorizedCluster(ctx, AclOperation.ALTER, false) && !authorizedCluster(ctx, AclOperation.CLUSTER_ACTION)) {
+      return errorResponse(req, ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
+    }
     const byProducer = new Map<bigint, Map<string, Map<number, number>>>();
     for (const m of req.markers) {
       const partitions = m.topics.flatMap((t) => t.partitionIndexes.map((partition) => ({ topic: t.name, partition })));

@@ -125,10 +125,20 @@ export interface CreateTopicResult {
   numPartitions: number;
   replicationFactor: number;
   configs: EffectiveTopicConfig[];
+  /** v5+: TOPIC_AUTHORIZATION_FAILED when created but the principal may not DESCRIBE_CONFIGS (no counts, no configs). */
+  topicConfigErrorCode: number;
 }
 
 function failedCreate(name: string, error: ApiError): CreateTopicResult {
-  return { name, error, topicId: ZERO_UUID, numPartitions: -1, replicationFactor: -1, configs: [] };
+  return { name, error, topicId: ZERO_UUID, numPartitions: -1, replicationFactor: -1, configs: [], topicConfigErrorCode: 0 };
+}
+
+/** What the principal may do, as ControllerApis.handleCreateTopics passes it on (undefined: everything). */
+export interface CreateTopicsAccess {
+  /** Names it may CREATE (CREATE on the cluster: all). */
+  creatable: ReadonlySet<string>;
+  /** Names it may DESCRIBE_CONFIGS: the others' results carry no partitions, factor or configs. */
+  describable: ReadonlySet<string>;
 }
 
 /** ReplicationControlManager.validateManualPartitionAssignment against this one broker. */
@@ -228,6 +238,7 @@ export function createTopics(
   topics: readonly CreatableTopicInput[],
   validateOnly: boolean,
   timeoutMs: number,
+  access?: CreateTopicsAccess,
 ): CreateTopicResult[] {
   const store = broker.topics;
   const counts = new Map<string, number>();
@@ -244,7 +255,13 @@ export function createTopics(
       ),
     );
   }
-  const effective = topics.filter((t) => counts.get(t.name) === 1 && t.name !== CLUSTER_METADATA_TOPIC_NAME);
+  // Names the principal may not CREATE: TOPIC_AUTHORIZATION_FAILED, after the duplicates.
+  for (const [name, n] of counts) {
+    if (n === 1 && name !== CLUSTER_METADATA_TOPIC_NAME && access !== undefined && !access.creatable.has(name)) {
+      tail.push(failedCreate(name, apiError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, 'Authorization failed.')));
+    }
+  }
+  const effective = topics.filter((t) => counts.get(t.name) === 1 && t.name !== CLUSTER_METADATA_TOPIC_NAME && (access === undefined || access.creatable.has(t.name)));
   if (effective.length === 0) return tail;
   if (controllerDeadlinePassed(timeoutMs)) {
     return topics.map((t) => failedCreate(t.name, apiError(ErrorCode.REQUEST_TIMED_OUT)));
@@ -300,14 +317,16 @@ export function createTopics(
       return topics.map((x) => failedCreate(x.name, tooLarge));
     }
     toCreate.push({ name: t.name, partitions: plan.partitions, replicationFactor: plan.replicationFactor, configs });
+    const describable = access === undefined || access.describable.has(t.name);
     created.set(t.name, {
       name: t.name,
       error: NO_ERROR,
       // The controller draws an id even when it only validates.
       topicId: store.newTopicId(t.name),
-      numPartitions: plan.partitions,
-      replicationFactor: plan.replicationFactor,
-      configs: effectiveTopicConfigs(broker, configs),
+      numPartitions: describable ? plan.partitions : -1,
+      replicationFactor: describable ? plan.replicationFactor : -1,
+      configs: describable ? effectiveTopicConfigs(broker, configs) : [],
+      topicConfigErrorCode: describable ? 0 : ErrorCode.TOPIC_AUTHORIZATION_FAILED,
     });
   }
   if (!validateOnly) {
@@ -359,6 +378,7 @@ export function deleteTopics(
   topics: ReadonlyArray<{ name: string | null; topicId: string }>,
   apiVersion: number,
   timeoutMs: number,
+  access?: (names: readonly string[]) => DeleteTopicsAccess,
 ): DeleteTopicResult[] {
   const requested = [...topicNames.map((name) => ({ name: name as string | null, topicId: ZERO_UUID })), ...topics];
   if (!broker.config.deleteTopicEnable) {
@@ -402,11 +422,27 @@ export function deleteTopics(
     if (t) idToTopic.set(id, t);
     else append(null, id, apiError(ErrorCode.UNKNOWN_TOPIC_ID, 'This server does not host this topic ID.'));
   }
+  // What the principal may see and delete, by name (the authorizer knows no ids). A topic given by
+  // id it may not delete is named only when it may describe it; one given by name it may not
+  // describe is refused before its existence is looked at.
+  const allowed = access?.([...providedNames, ...[...idToTopic.values()].map((t) => t.name)]);
+  const denied = apiError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, 'Topic authorization failed.');
+  if (allowed !== undefined) {
+    for (const [id, t] of idToTopic) {
+      if (allowed.deletable.has(t.name)) continue;
+      append(allowed.describable.has(t.name) ? t.name : null, id, denied);
+      idToTopic.delete(id);
+    }
+  }
   for (const name of providedNames) {
     const t = broker.topics.get(name);
-    if (!t) {
+    if (allowed !== undefined && !allowed.describable.has(name)) {
+      append(name, ZERO_UUID, denied);
+    } else if (!t) {
       // new ApiError(UNKNOWN_TOPIC_OR_PARTITION) carries the error's default text (conformance run vs 3.9.1).
       append(name, ZERO_UUID, apiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, 'This server does not host this topic-partition.'));
+    } else if (allowed !== undefined && !allowed.deletable.has(name)) {
+      append(name, ZERO_UUID, denied);
     } else if (duplicateIds.has(t.id) || idToTopic.has(t.id)) {
       duplicateIds.add(t.id);
       idToTopic.delete(t.id);
@@ -428,6 +464,12 @@ export function deleteTopics(
     return i < 0 ? requested.length : i;
   };
   return responses.map((r, i) => ({ r, p: position(r), i })).sort((a, b) => a.p - b.p || a.i - b.i).map((x) => x.r);
+}
+
+/** The topics the principal may DESCRIBE and DELETE (ControllerApis.deleteTopics; DELETE on the cluster: all). */
+export interface DeleteTopicsAccess {
+  describable: ReadonlySet<string>;
+  deletable: ReadonlySet<string>;
 }
 
 // ---- CreatePartitions ----------------------------------------------------------------------------
@@ -452,6 +494,8 @@ export function createPartitions(
   topics: readonly CreatePartitionsInput[],
   validateOnly: boolean,
   timeoutMs: number,
+  /** The names the principal may ALTER (undefined: all); the others are TOPIC_AUTHORIZATION_FAILED. */
+  alterable?: ReadonlySet<string>,
 ): CreatePartitionsResult[] {
   const counts = new Map<string, number>();
   for (const t of topics) counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
@@ -459,7 +503,10 @@ export function createPartitions(
   for (const [name, n] of counts) {
     if (n > 1) results.push({ name, error: apiError(ErrorCode.INVALID_REQUEST, 'Duplicate topic name.') });
   }
-  const unique = topics.filter((t) => counts.get(t.name) === 1);
+  for (const [name, n] of counts) {
+    if (n === 1 && alterable !== undefined && !alterable.has(name)) results.push({ name, error: apiError(ErrorCode.TOPIC_AUTHORIZATION_FAILED) });
+  }
+  const unique = topics.filter((t) => counts.get(t.name) === 1 && (alterable === undefined || alterable.has(t.name)));
   if (unique.length === 0) return results;
   if (controllerDeadlinePassed(timeoutMs)) {
     return topics.map((t) => ({ name: t.name, error: apiError(ErrorCode.REQUEST_TIMED_OUT) }));

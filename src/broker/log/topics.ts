@@ -61,8 +61,13 @@ export class Topic {
 
   /** Internal topics (`__consumer_offsets`...) are flagged in Metadata. */
   get isInternal(): boolean {
-    return this.name === '__consumer_offsets' || this.name === '__transaction_state' || this.name === '__share_group_state';
+    return isInternalTopicName(this.name);
   }
+}
+
+/** Kafka's Topic.isInternal: the internal topics' names, whether the topic exists or not. */
+export function isInternalTopicName(name: string): boolean {
+  return name === '__consumer_offsets' || name === '__transaction_state' || name === '__share_group_state';
 }
 
 /** Kafka's topic name check (Topic.validate): the error code to answer, or 0. */

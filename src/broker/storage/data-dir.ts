@@ -20,6 +20,7 @@
 // its latest snapshot; kmock replays every retained batch, which gives the same state); indexes
 // are rebuilt in memory. Batches stay on disk and are read on demand: nothing is loaded into
 // memory at start. A file that is not Kafka's (or a dir kmock cannot read) is named in the error.
+import type { AclBinding } from '../security/authorizer/index.js';
 import type { ScramCredentialEntry } from '../security/sasl/scram-credentials.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -93,6 +94,8 @@ export interface SavedCluster {
    * derived keys only, as Kafka's UserScramCredentialRecord: never a password).
    */
   scramCredentials?: ScramCredentialEntry[];
+  /** The authorizer's ACLs (Kafka's AccessControlEntryRecords), when one is configured. */
+  acls?: AclBinding[];
 }
 
 /** What loading a partition found (logged, and reported by tests). */
