@@ -316,8 +316,13 @@ export class Broker implements ConnectionDeps {
    */
   private loadAcls(dir: DataDir, acls: unknown): void {
     const list = Array.isArray(acls) ? (acls as AclBinding[]) : undefined;
-    const bad = list === undefined ? 0 : list.findIndex((a) => typeof a !== 'object' || a === null || typeof a.principal !== 'string' || typeof a.host !== 'string' || invalidNewAcl(a) !== undefined);
-    if (list === undefined || bad >= 0) throw new DataDirError(`${dir.dir}: the saved ACLs are not valid${list === undefined ? '' : ` (entry ${bad}: ${JSON.stringify(list[bad])})`}`);
+    const why = (a: AclBinding): string | undefined =>
+      typeof a !== 'object' || a === null || typeof a.principal !== 'string' || typeof a.host !== 'string' || typeof a.resourceName !== 'string' ? 'not an ACL' : invalidNewAcl(a);
+    const bad = list === undefined ? -1 : list.findIndex((a) => why(a) !== undefined);
+    if (list === undefined || bad >= 0) {
+      const detail = list === undefined ? 'not a list' : `entry ${bad}: ${JSON.stringify(list[bad])}: ${why(list[bad])}`;
+      throw new DataDirError(`${dir.clusterFile}: the saved ACLs are not valid (${detail})`);
+    }
     this.savedAcls = list;
     if (this.authorizer !== undefined) this.authorizer.load(list);
     else if (list.length > 0) this.log.warn({ dir: dir.dir, acls: list.length }, 'the data dir holds ACLs, but no authorizer.class.name is set: they are kept, not applied');

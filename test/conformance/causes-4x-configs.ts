@@ -35,6 +35,17 @@ export const API_39_CONFIGS: Record<string, { key: number; min: number; max: num
 
 export const CAUSES_4X_CONFIGS: Cause[] = [
   {
+    id: 'kafka-4x-broker-config-authorized-by-broker',
+    kind: 'kafka-4x-change',
+    mode: 'reference',
+    scenario: /^testAuthorizerConfigs$/,
+    request: /^IncrementalAlterConfigs v1 \(alice alters c, n, the broker\)$/,
+    path: /^response\.responses\[2\]\.errorMessage$/,
+    when: (d) => d.a === 'Cluster authorization failed.' && d.b === null,
+    cause:
+      'A BROKER resource the principal may not ALTER_CONFIGS: Kafka 3.9 forwards it and the controller answers new ApiError(CLUSTER_AUTHORIZATION_FAILED), the error\'s text ("Cluster authorization failed."; ControllerApis.authorizeAlterResource); 4.4.0\'s broker checks it first, in ConfigAdminManager.preprocess (javap of kafka_2.13-4.4.0.jar: authorize(CLUSTER, "kafka-cluster") for ConfigResource.Type.BROKER, else new ClusterAuthorizationException(Errors.CLUSTER_AUTHORIZATION_FAILED.message())), and ApiError.fromThrowable drops a message equal to the error\'s own: null. Same code; kmock follows 3.9.',
+  },
+  {
     id: 'kafka-4x-config-message-texts',
     kind: 'kafka-4x-change',
     mode: 'reference',

@@ -161,6 +161,16 @@ export const CAUSES: Cause[] = [
       'AddPartitionsToTxn v4+ with an empty Transactions list: Kafka 3.9\'s KafkaApis.handleAddPartitionsToTxnRequest sends its answer from addResultAndMaybeSendResponse, when the number of results reaches the number of transactions, which only runs when a result is added: with no transactions it never runs and the request is never answered (the connection waits until the client times out). kmock answers at once, NONE with no results (asserted by the scenario\'s expectation). Only brokers send v4+, never with an empty list.',
   },
   {
+    id: 'describe-scram-all-users-not-authorized-never-answered',
+    kind: 'kafka-defect',
+    mode: 'reference',
+    scenario: 'testAuthorizerScramCredentials',
+    request: /^DescribeUserScramCredentials v0 \(alice describes every user without DESCRIBE\)$/,
+    path: /^(kind|event|response)$/,
+    cause:
+      'DescribeUserScramCredentials for every user (Users null) by a principal without DESCRIBE on the cluster: Kafka 3.9\'s KafkaApis answers with DescribeUserScramCredentialsRequest.getErrorResponse, which walks data.users() -- null here -- and throws a NullPointerException, also from the error answer KafkaApis.handleError tries next: the request is never answered and the connection stays muted. kmock answers CLUSTER_AUTHORIZATION_FAILED with no results (asserted by the scenario\'s expectation on kmock\'s side).',
+  },
+  {
     id: 'alter-configs-duplicate-resource-never-answered',
     kind: 'kafka-defect',
     mode: 'reference',

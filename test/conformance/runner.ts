@@ -802,6 +802,10 @@ const UNORDERED: Record<string, Record<string, string>> = {
   // KafkaApis.handleDeleteRecordsRequest groups the partitions in a Map by topic.
   DeleteRecords: { topics: 'name', partitions: 'partitionIndex' },
   DescribeConfigs: { configs: 'name' },
+  // StandardAuthorizerData.acls walks a HashMap of ACLs by id, DescribeAclsResponse.aclsResources
+  // groups them in a HashMap by resource; AclControlManager.deleteAclsForFilter walks its id map.
+  DescribeAcls: { resources: 'resourceType+patternType+resourceName', acls: 'principal+host+operation+permissionType' },
+  DeleteAcls: { matchingAcls: 'resourceType+patternType+resourceName+principal+host+operation+permissionType' },
   ApiVersions: { apiKeys: 'apiKey', supportedFeatures: 'name', finalizedFeatures: 'name' },
   // The transaction APIs: Kafka answers from hash maps and sets (TransactionMetadata.topicPartitions,
   // the per-transaction and per-producer results); '' sorts a list of plain values.
@@ -1011,14 +1015,14 @@ function normaliseValue(v: Json, key: string, api: string, version: number, sym:
     if (sortKey !== undefined) {
       // Sort before normalising too, so that symbols (topic ids…) are numbered in a stable order.
       const raw = (e: Json): Json | undefined => {
-        const k = sortKey === '' ? e : (e as JsonObject | null)?.[sortKey];
+        const k = sortKeyOf(e, sortKey);
         return typeof k === 'string' ? k.split(o.ns).join('') : k;
       };
       items = [...items].sort((a, b) => compareKeys(raw(a), raw(b)));
     }
     let out = items.map((e) => normaliseValue(e, key, api, version, sym, o, depth + 1));
     if (sortKey !== undefined) {
-      out = [...out].sort((a, b) => (sortKey === '' ? compareKeys(a, b) : compareKeys((a as JsonObject)?.[sortKey], (b as JsonObject)?.[sortKey])));
+      out = [...out].sort((a, b) => compareKeys(sortKeyOf(a, sortKey), sortKeyOf(b, sortKey)));
     }
     return out;
   }
@@ -1028,6 +1032,17 @@ function normaliseValue(v: Json, key: string, api: string, version: number, sym:
     return out;
   }
   return v;
+}
+
+/** An entry's sort key: '' the entry itself, "a+b+c" the fields a, b and c together, else one field. */
+function sortKeyOf(e: Json, sortKey: string): Json | undefined {
+  if (sortKey === '') return e;
+  const entry = e as JsonObject | null;
+  if (!sortKey.includes('+')) return entry?.[sortKey];
+  return sortKey
+    .split('+')
+    .map((k) => JSON.stringify(entry?.[k] ?? null))
+    .join(' ');
 }
 
 function compareKeys(a: Json | undefined, b: Json | undefined): number {

@@ -185,7 +185,9 @@ function preprocess(b: BrokerServices, r: AlterResourceInput, validateOnly: bool
   switch (r.resourceType) {
     case ConfigResourceType.BROKER_LOGGER:
       if (!incremental) break;
-      if (!mayAlter(null)) throw new Failure(denied(r.resourceType));
+      // RuntimeLoggerManager throws ClusterAuthorizationException with the error's own text, which
+      // ApiError.fromThrowable drops: no message.
+      if (!mayAlter(null)) throw new Failure({ code: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, message: null });
       alterLoggers(b, r, validateOnly);
       throw new Failure(OK);
     case ConfigResourceType.BROKER: {

@@ -28,6 +28,6 @@ export const describeAclsHandler = defineHandler({
       if (r === undefined) byPattern.set(key, (r = { resourceType: acl.resourceType, resourceName: acl.resourceName, patternType: acl.patternType, acls: [] }));
       r.acls.push({ principal: acl.principal, host: acl.host, operation: acl.operation, permissionType: acl.permissionType });
     }
-    return answer(ErrorCode.NONE, null, [...byPattern.values()]);
+    return answer(ErrorCode.NONE, '', [...byPattern.values()]);
   },
 });

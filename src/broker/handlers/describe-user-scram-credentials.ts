@@ -13,8 +13,10 @@ export const describeUserScramCredentialsHandler = defineHandler({
   handle(ctx, req) {
     const store = ctx.services.scramCredentials;
     if (!authorized(ctx, AclOperation.DESCRIBE, ResourceType.CLUSTER, 'kafka-cluster')) {
-      // DescribeUserScramCredentialsRequest.getErrorResponse: one result per named user, its name unset.
-      const e = { errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, errorMessage: 'Cluster authorization failed.' };
+      // DescribeUserScramCredentialsRequest.getErrorResponse: one result per named user, its name
+      // unset, no message (Errors.CLUSTER_AUTHORIZATION_FAILED.code only). With no user list Kafka
+      // 3.9's getErrorResponse throws on the null list and never answers; kmock answers the error.
+      const e = { errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, errorMessage: null };
       return createDescribeUserScramCredentialsResponse({ ...e, results: (req.users ?? []).map(() => ({ user: '', ...e, credentialInfos: [] })) });
     }
     const counts = new Map<string, number>();
@@ -24,8 +26,8 @@ export const describeUserScramCredentialsHandler = defineHandler({
       if (n > 1) return { user, errorCode: ErrorCode.DUPLICATE_RESOURCE, errorMessage: `Cannot describe SCRAM credentials for the same user twice in a single request: ${user}`, credentialInfos: [] };
       const mechs = store.mechanisms(user);
       if (mechs.length === 0) return { user, errorCode: ErrorCode.RESOURCE_NOT_FOUND, errorMessage: `Attempt to describe a user credential that does not exist: ${user}`, credentialInfos: [] };
-      return { user, errorCode: 0, errorMessage: null, credentialInfos: mechs.map((m) => ({ mechanism: SCRAM_MECHANISM_TYPE[m], iterations: store.get(user, m)!.iterations })) };
+      return { user, errorCode: 0, errorMessage: '', credentialInfos: mechs.map((m) => ({ mechanism: SCRAM_MECHANISM_TYPE[m], iterations: store.get(user, m)!.iterations })) };
     });
-    return createDescribeUserScramCredentialsResponse({ throttleTimeMs: 0, errorCode: 0, errorMessage: null, results });
+    return createDescribeUserScramCredentialsResponse({ throttleTimeMs: 0, errorCode: 0, errorMessage: '', results });
   },
 });

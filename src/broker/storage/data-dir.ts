@@ -186,6 +186,11 @@ export class DataDir {
 
   // ---- cluster metadata ---------------------------------------------------------------------------
 
+  /** The file the cluster metadata (topics, configs, credentials, ACLs) is kept in. */
+  get clusterFile(): string {
+    return path.join(this.dir, TOPICS_FILE);
+  }
+
   loadCluster(): SavedCluster | null {
     const p = path.join(this.dir, TOPICS_FILE);
     if (!fs.existsSync(p)) return null;

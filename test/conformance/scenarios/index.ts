@@ -3,6 +3,7 @@ import type { Scenario } from '../runner.js';
 import { aclScenarios } from './acls.js';
 import { adminScenarios } from './admin.js';
 import { apiScenarios } from './api.js';
+import { authorizerScenarios } from './authorizer.js';
 import { configsAlterScenarios } from './configs-alter.js';
 import { coverageScenarios } from './coverage.js';
 import { dataScenarios } from './data.js';
@@ -42,6 +43,7 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...configsAlterScenarios,
   ...storageScenarios,
   ...securityScenarios,
+  ...authorizerScenarios,
 ];
 
 const names = new Set<string>();

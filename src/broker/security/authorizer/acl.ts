@@ -89,7 +89,26 @@ export function invalidNewAcl(acl: AclBinding): string | undefined {
   if (acl.permissionType !== AclPermissionType.ALLOW && acl.permissionType !== AclPermissionType.DENY) {
     return `Invalid permissionType ${PERMISSION_NAMES.get(acl.permissionType) ?? acl.permissionType}`;
   }
+  // StandardAcl.kafkaPrincipal (Kafka 3.9.1 answers it as INVALID_REQUEST with this text).
+  if (!acl.principal.includes(':')) {
+    return `Could not parse principal from \`${acl.principal}\` (no colon is present separating the principal type from the principal name)`;
+  }
   return undefined;
+}
+
+/**
+ * Whether a creation cannot even become an AclBinding: ResourcePattern and AccessControlEntry
+ * refuse ANY (and MATCH) with an IllegalArgumentException, which fails the whole CreateAcls
+ * request (KafkaApis.handleError: UNKNOWN_SERVER_ERROR for every creation, nothing created).
+ */
+export function unbindable(acl: AclBinding): boolean {
+  return (
+    acl.resourceType === ResourceType.ANY ||
+    acl.patternType === PatternType.ANY ||
+    acl.patternType === PatternType.MATCH ||
+    acl.operation === AclOperation.ANY ||
+    acl.permissionType === AclPermissionType.ANY
+  );
 }
 
 /** The identity of a binding: two creations of the same ACL store it once (AclControlManager.existingAcls). */
@@ -109,7 +128,7 @@ export function operationName(op: number): string {
   return OPERATION_NAMES.get(op) ?? String(op);
 }
 
-/** Whether a principal string parses as Kafka's KafkaPrincipal ("Type:name", SecurityUtils.parseKafkaPrincipal). */
+/** Whether a principal string parses as Kafka's KafkaPrincipal ("Type:name", SecurityUtils.parseKafkaPrincipal, for super.users). */
 export function isPrincipal(s: string): boolean {
   const i = s.indexOf(':');
   return i > 0 && i < s.length - 1;

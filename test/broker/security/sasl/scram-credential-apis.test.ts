@@ -18,7 +18,7 @@ afterAll(async () => {
 describe('SCRAM credential APIs', () => {
   it('describes sasl.users, a missing user and a duplicate', async () => {
     const all = await c.request(50, 0, { users: null });
-    expect(all.results).toEqual([{ user: 'alice', errorCode: 0, errorMessage: null, credentialInfos: [{ mechanism: 1, iterations: 4096 }, { mechanism: 2, iterations: 4096 }] }]);
+    expect(all.results).toEqual([{ user: 'alice', errorCode: 0, errorMessage: '', credentialInfos: [{ mechanism: 1, iterations: 4096 }, { mechanism: 2, iterations: 4096 }] }]);
     const named = await c.request(50, 0, { users: [{ name: 'bob' }, { name: 'carol' }, { name: 'carol' }] });
     expect(named.results).toEqual([
       { user: 'bob', errorCode: ErrorCode.RESOURCE_NOT_FOUND, errorMessage: 'Attempt to describe a user credential that does not exist: bob', credentialInfos: [] },
