@@ -106,6 +106,8 @@ export type GroupEvent =
       groupInstanceId: string | null;
       clientId: string;
       clientHost: string;
+      /** The authenticated principal of the joining connection (User:ANONYMOUS on PLAINTEXT). */
+      principal: string | null;
       clientReason: string | null;
     })
   | (EventBase & { type: 'member-pending'; memberId: string })

@@ -57,6 +57,8 @@ export class GroupMember {
   groupInstanceId: string | null;
   readonly clientId: string;
   readonly clientHost: string;
+  /** The principal whose JoinGroup added the member (the event stream); null when loaded from the log. */
+  readonly principal: string | null;
   rebalanceTimeoutMs: number;
   sessionTimeoutMs: number;
   readonly protocolType: string;
@@ -84,11 +86,13 @@ export class GroupMember {
     groupInstanceId: string | null;
     clientId: string;
     clientHost: string;
+    principal?: string | null;
     rebalanceTimeoutMs: number;
     sessionTimeoutMs: number;
     protocolType: string;
     protocols: Protocol[];
   }) {
+    this.principal = init.principal ?? null;
     this.memberId = init.memberId;
     this.groupInstanceId = init.groupInstanceId;
     this.clientId = init.clientId;

@@ -426,6 +426,7 @@ export function newMemberParams(join: MemberJoinRequest, memberId: string, group
     groupInstanceId,
     clientId: join.client.clientId,
     clientHost: join.client.clientHost,
+    principal: join.client.principal ?? null,
     rebalanceTimeoutMs: join.rebalanceTimeoutMs,
     sessionTimeoutMs: join.sessionTimeoutMs,
     protocolType: join.protocolType,

@@ -67,6 +67,7 @@ export interface NewMemberParams {
   groupInstanceId: string | null;
   clientId: string;
   clientHost: string;
+  principal?: string | null;
   rebalanceTimeoutMs: number;
   sessionTimeoutMs: number;
   protocolType: string;
@@ -125,6 +126,7 @@ export class RebalanceEngine {
       groupInstanceId: member.groupInstanceId,
       clientId: member.clientId,
       clientHost: member.clientHost,
+      principal: member.principal,
       clientReason,
     });
     // Its session timeout cannot protect a member parked in its first JoinGroup (it cannot

@@ -14,6 +14,8 @@ export type GroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' 
 export interface ClientContext {
   clientId: string;
   clientHost: string;
+  /** The connection's authenticated principal ("User:alice"), for the event stream; absent in unit tests. */
+  principal?: string;
 }
 
 // ---------------------------------------------------------------------------------------------

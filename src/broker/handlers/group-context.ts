@@ -4,5 +4,5 @@ import type { RequestContext } from './types.js';
 
 /** Kafka shows the client host as InetAddress.toString(): "/127.0.0.1". */
 export function clientContext(ctx: RequestContext): ClientContext {
-  return { clientId: ctx.header.clientId ?? '', clientHost: `/${ctx.connection.clientHost.replace(/^::ffff:/, '')}` };
+  return { clientId: ctx.header.clientId ?? '', clientHost: `/${ctx.connection.clientHost.replace(/^::ffff:/, '')}`, principal: ctx.connection.principal };
 }

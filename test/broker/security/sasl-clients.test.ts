@@ -1,7 +1,8 @@
 // SASL listeners with a real client (kafkajs 2.2.4): PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and
 // OAUTHBEARER (Kafka's unsecured JWS tokens) on SASL_PLAINTEXT; a wrong password refused with
 // Kafka's message; nothing served before authentication; KIP-368 re-authentication when
-// connections.max.reauth.ms is set; the principal in the control plane's connection list.
+// connections.max.reauth.ms is set; the principal in the control plane's connection list and in
+// the event stream's member-joined events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
 import { startKmock, type Kmock } from '../../../src/broker/server.js';
@@ -29,8 +30,12 @@ describe('SASL_PLAINTEXT with kafkajs', () => {
       connectionFailedAuthenticationDelayMs: 10,
       groupInitialRebalanceDelayMs: 0,
     });
+    kmock.control.subscribe((e) => {
+      if (e.type === 'member-joined') joined.push({ groupId: e.groupId, principal: e.principal });
+    });
   });
   afterAll(async () => kmock?.close());
+  const joined: Array<{ groupId: string; principal: string | null }> = [];
 
   const client = (sasl: SASLOptions, clientId = 'sasl-test', retries = 5) =>
     new Kafka({ clientId, brokers: [saslListener(kmock).bootstrapServers], sasl, logLevel: logLevel.NOTHING, retry: { retries, initialRetryTime: 50 } });
@@ -49,6 +54,8 @@ describe('SASL_PLAINTEXT with kafkajs', () => {
       const got = await new Promise<string>((resolve) => void consumer.run({ eachMessage: async ({ message }) => resolve(String(message.value)) }));
       await consumer.disconnect();
       expect(got).toBe(`hello ${mechanism}`);
+      // The event stream names who joined.
+      expect(joined.filter((e) => e.groupId === `g-${mechanism}`).map((e) => e.principal)).toContain('User:alice');
       // Metadata answered with the SASL listener's own address, not the PLAINTEXT one.
       const admin = kafka.admin();
       await admin.connect();
