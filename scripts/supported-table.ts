@@ -118,6 +118,8 @@ const NOTES: Record<string, string> = {
   WriteTxnMarkers: 'kmock keeps no __consumer_offsets log: a marker there completes the group\'s pending TxnOffsetCommit offsets and is not stored',
   DescribeProducers: 'no producers on __consumer_offsets partitions (kmock keeps no log there)',
   SaslHandshake: 'PLAIN, SCRAM-SHA-256/512 and OAUTHBEARER; no GSSAPI (Kerberos)',
+  AlterClientQuotas: 'quotas are stored, kept in the data dir and described; clients are not throttled by them',
+  DescribeClientQuotas: 'quotas are stored, kept in the data dir and described; clients are not throttled by them',
   CreateTopics: 'one broker: a replication factor above 1 is refused, as by a one-broker Kafka',
   AlterConfigs: 'broker configs: those the log uses apply at once; the other dynamic ones are kept and described, not applied (docs/configs.md)',
   IncrementalAlterConfigs: 'broker configs: those the log uses apply at once; the other dynamic ones are kept and described, not applied (docs/configs.md)',

@@ -25,6 +25,7 @@ import { ANONYMOUS, isSaslProtocol } from './security/types.js';
 import type { AuthenticatorSettings } from './security/sasl-authenticator.js';
 import type { SaslMechanisms } from './security/sasl/mechanism.js';
 import { createSaslMechanisms, unservableMechanisms } from './security/sasl/index.js';
+import { ClientQuotaStore } from './quotas/client-quotas.js';
 import { createAuthorizer, type AclBinding, type Authorizer } from './security/authorizer/index.js';
 import { invalidNewAcl } from './security/authorizer/acl.js';
 import { ScramCredentialStore } from './security/sasl/scram-credentials.js';
@@ -85,6 +86,7 @@ export class Broker implements ConnectionDeps {
   readonly authorizer: Authorizer | undefined;
   /** SCRAM credentials of every user (sasl.users, AlterUserScramCredentials). */
   readonly scramCredentials = new ScramCredentialStore();
+  readonly clientQuotas = new ClientQuotaStore();
   /** The SASL mechanisms of the SASL listeners (PLAIN, SCRAM-SHA-256/512, OAUTHBEARER). */
   readonly saslMechanisms: SaslMechanisms;
   /** What handlers, the log and the config code may use (services.ts). */
@@ -214,6 +216,7 @@ export class Broker implements ConnectionDeps {
       listeners: this.listeners.map((l) => l.endpoint),
       authorizer: this.authorizer,
       scramCredentials: this.scramCredentials,
+      clientQuotas: this.clientQuotas,
       apis: [...this.handlers.values()]
         .sort((a, b) => a.apiKey - b.apiKey)
         .map((h) => ({ apiKey: h.apiKey, minVersion: h.minVersion, maxVersion: h.maxVersion })),
@@ -285,6 +288,7 @@ export class Broker implements ConnectionDeps {
       if (saved?.nextProducerIdBlock !== undefined) this.producerIds.restore(BigInt(saved.nextProducerIdBlock));
       // The credentials AlterUserScramCredentials made; sasl.users' are set over them later, at start.
       if (saved?.scramCredentials !== undefined) this.scramCredentials.load(saved.scramCredentials);
+      if (saved?.clientQuotas !== undefined) this.clientQuotas.load(saved.clientQuotas);
       if (saved?.acls !== undefined) this.loadAcls(dir, saved.acls);
     } finally {
       this.loadingDataDir = false;
@@ -294,6 +298,7 @@ export class Broker implements ConnectionDeps {
     if (strays.length > 0) this.log.warn({ dir: dir.dir, partitions: strays.map((p) => `${p.topic}-${p.partition}`) }, 'partition dirs of topics the data dir does not list: left alone');
     this.dynamicConfigs.onChange(() => this.saveCluster());
     this.scramCredentials.onChange(() => this.saveCluster());
+    this.clientQuotas.onChange(() => this.saveCluster());
     this.authorizer?.onChange(() => this.saveCluster());
     this.producerIds.onBlockAllocated = () => this.saveCluster();
     // "kafka-recovery-point-checkpoint" / "kafka-log-start-offset-checkpoint": every
@@ -347,6 +352,7 @@ export class Broker implements ConnectionDeps {
       dynamicConfigs: this.dynamicConfigs.entries(),
       nextProducerIdBlock: String(this.producerIds.nextBlockStart),
       scramCredentials: this.scramCredentials.entries(),
+      clientQuotas: this.clientQuotas.entries(),
       // Without an authorizer the saved ACLs stay as they were, for when it is configured again.
       acls: this.authorizer?.entries() ?? this.savedAcls,
     };

@@ -17,6 +17,7 @@ import type { ClientFindings } from './strict/findings.js';
 import type { TransactionCoordinator } from './txn/coordinator.js';
 import type { SecurityProtocol } from './security/types.js';
 import type { Authorizer } from './security/authorizer/index.js';
+import type { ClientQuotaStore } from './quotas/client-quotas.js';
 import type { ScramCredentialStore } from './security/sasl/scram-credentials.js';
 
 /** Where Metadata, FindCoordinator, DescribeCluster and Fetch tell clients to connect. */
@@ -94,6 +95,8 @@ export interface BrokerServices {
   readonly authorizer: Authorizer | undefined;
   /** SCRAM credentials (sasl.users at start; AlterUserScramCredentials at run time). */
   readonly scramCredentials: ScramCredentialStore;
+  /** Client quotas (AlterClientQuotas / DescribeClientQuotas): stored and described, not enforced. */
+  readonly clientQuotas: ClientQuotaStore;
   /** Exactly the APIs with a handler, sorted by key (handlers/index.ts). */
   readonly apis: readonly ServedApi[];
   /** Strict-clients mode's recorder (strict/): check sites read its `enabled` before anything else. */

@@ -102,8 +102,6 @@ export const NOT_YET_SERVED_API_KEYS: ReadonlyArray<{ key: number; name: string;
   { key: 43, name: 'ElectLeaders', issue: '#15 cluster' },
   { key: 45, name: 'AlterPartitionReassignments', issue: '#15 cluster' },
   { key: 46, name: 'ListPartitionReassignments', issue: '#15 cluster' },
-  { key: 48, name: 'DescribeClientQuotas', issue: '#14 security' },
-  { key: 49, name: 'AlterClientQuotas', issue: '#14 security' },
   { key: 55, name: 'DescribeQuorum', issue: '#15 cluster' },
   { key: 57, name: 'UpdateFeatures', issue: '#17 KIP-848 / Kafka 4.x mode' },
   { key: 64, name: 'UnregisterBroker', issue: '#15 cluster' },

@@ -806,6 +806,9 @@ const UNORDERED: Record<string, Record<string, string>> = {
   // groups them in a HashMap by resource; AclControlManager.deleteAclsForFilter walks its id map.
   DescribeAcls: { resources: 'resourceType+patternType+resourceName', acls: 'principal+host+operation+permissionType' },
   DeleteAcls: { matchingAcls: 'resourceType+patternType+resourceName+principal+host+operation+permissionType' },
+  // ClientQuotaControlManager answers from a HashMap of entities, ClientQuotasImage walks one.
+  AlterClientQuotas: { entries: 'entity+errorCode+errorMessage' },
+  DescribeClientQuotas: { entries: 'entity+values', values: 'key' },
   ApiVersions: { apiKeys: 'apiKey', supportedFeatures: 'name', finalizedFeatures: 'name' },
   // The transaction APIs: Kafka answers from hash maps and sets (TransactionMetadata.topicPartitions,
   // the per-transaction and per-producer results); '' sorts a list of plain values.

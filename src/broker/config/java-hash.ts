@@ -22,8 +22,10 @@ function spread(h: number): number {
  * ConcurrentHashMap(8) grows to while `n` distinct keys are put one by one: 16, doubled whenever
  * the count passes three quarters of it.
  */
-function tableSize(n: number): number {
-  let cap = 16;
+function tableSize(n: number, initialCapacity = 16): number {
+  // HashMap(initialCapacity): the first table is tableSizeFor(initialCapacity), a power of two.
+  let cap = 1;
+  while (cap < initialCapacity) cap *= 2;
   while (n > cap * 0.75) cap *= 2;
   return cap;
 }
@@ -34,10 +36,11 @@ function tableSize(n: number): number {
  * resize keeps that relative order). Exact below the size at which a bucket turns into a tree (8
  * keys in one bucket), far beyond what one request holds.
  */
-export function javaHashOrder(keys: Iterable<string>, mapSize?: number): string[] {
+export function javaHashOrder(keys: Iterable<string>, mapSize?: number, initialCapacity = 16): string[] {
   const list = [...new Set(keys)];
-  // (mapSize: how many keys the map holds when only some of them are asked about.)
-  const mask = tableSize(mapSize ?? list.length) - 1;
+  // (mapSize: how many keys the map holds when only some of them are asked about;
+  // initialCapacity: the map's `new HashMap<>(n)` argument.)
+  const mask = tableSize(mapSize ?? list.length, initialCapacity) - 1;
   return list
     .map((k, i) => ({ k, i, b: spread(javaStringHash(k)) & mask }))
     .sort((x, y) => x.b - y.b || x.i - y.i)

@@ -12,6 +12,8 @@ import { describeAclsHandler } from './describe-acls.js';
 import { describeClusterHandler } from './describe-cluster.js';
 import { describeUserScramCredentialsHandler } from './describe-user-scram-credentials.js';
 import { alterUserScramCredentialsHandler } from './alter-user-scram-credentials.js';
+import { alterClientQuotasHandler } from './alter-client-quotas.js';
+import { describeClientQuotasHandler } from './describe-client-quotas.js';
 import { describeConfigsHandler } from './describe-configs.js';
 import { alterConfigsHandler } from './alter-configs.js';
 import { incrementalAlterConfigsHandler } from './incremental-alter-configs.js';
@@ -64,6 +66,8 @@ export const HANDLERS: ApiHandler[] = [
   describeClusterHandler,
   describeUserScramCredentialsHandler,
   alterUserScramCredentialsHandler,
+  describeClientQuotasHandler,
+  alterClientQuotasHandler,
   // -- data path handlers --
   produceHandler,
   fetchHandler,

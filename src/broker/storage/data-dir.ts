@@ -21,6 +21,7 @@
 // are rebuilt in memory. Batches stay on disk and are read on demand: nothing is loaded into
 // memory at start. A file that is not Kafka's (or a dir kmock cannot read) is named in the error.
 import type { AclBinding } from '../security/authorizer/index.js';
+import type { SavedClientQuota } from '../quotas/client-quotas.js';
 import type { ScramCredentialEntry } from '../security/sasl/scram-credentials.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -94,6 +95,8 @@ export interface SavedCluster {
    * derived keys only, as Kafka's UserScramCredentialRecord: never a password).
    */
   scramCredentials?: ScramCredentialEntry[];
+  /** ClientQuotaStore.entries(): the client quotas AlterClientQuotas set (ClientQuotaRecords). */
+  clientQuotas?: SavedClientQuota[];
   /** The authorizer's ACLs (Kafka's AccessControlEntryRecords), when one is configured. */
   acls?: AclBinding[];
 }

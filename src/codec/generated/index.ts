@@ -6,6 +6,8 @@ import { AddOffsetsToTxnRequestCodec } from './AddOffsetsToTxnRequest.js';
 import { AddOffsetsToTxnResponseCodec } from './AddOffsetsToTxnResponse.js';
 import { AddPartitionsToTxnRequestCodec } from './AddPartitionsToTxnRequest.js';
 import { AddPartitionsToTxnResponseCodec } from './AddPartitionsToTxnResponse.js';
+import { AlterClientQuotasRequestCodec } from './AlterClientQuotasRequest.js';
+import { AlterClientQuotasResponseCodec } from './AlterClientQuotasResponse.js';
 import { AlterConfigsRequestCodec } from './AlterConfigsRequest.js';
 import { AlterConfigsResponseCodec } from './AlterConfigsResponse.js';
 import { AlterUserScramCredentialsRequestCodec } from './AlterUserScramCredentialsRequest.js';
@@ -30,6 +32,8 @@ import { DeleteTopicsRequestCodec } from './DeleteTopicsRequest.js';
 import { DeleteTopicsResponseCodec } from './DeleteTopicsResponse.js';
 import { DescribeAclsRequestCodec } from './DescribeAclsRequest.js';
 import { DescribeAclsResponseCodec } from './DescribeAclsResponse.js';
+import { DescribeClientQuotasRequestCodec } from './DescribeClientQuotasRequest.js';
+import { DescribeClientQuotasResponseCodec } from './DescribeClientQuotasResponse.js';
 import { DescribeClusterRequestCodec } from './DescribeClusterRequest.js';
 import { DescribeClusterResponseCodec } from './DescribeClusterResponse.js';
 import { DescribeConfigsRequestCodec } from './DescribeConfigsRequest.js';
@@ -97,6 +101,8 @@ export * from './AddOffsetsToTxnRequest.js';
 export * from './AddOffsetsToTxnResponse.js';
 export * from './AddPartitionsToTxnRequest.js';
 export * from './AddPartitionsToTxnResponse.js';
+export * from './AlterClientQuotasRequest.js';
+export * from './AlterClientQuotasResponse.js';
 export * from './AlterConfigsRequest.js';
 export * from './AlterConfigsResponse.js';
 export * from './AlterUserScramCredentialsRequest.js';
@@ -121,6 +127,8 @@ export * from './DeleteTopicsRequest.js';
 export * from './DeleteTopicsResponse.js';
 export * from './DescribeAclsRequest.js';
 export * from './DescribeAclsResponse.js';
+export * from './DescribeClientQuotasRequest.js';
+export * from './DescribeClientQuotasResponse.js';
 export * from './DescribeClusterRequest.js';
 export * from './DescribeClusterResponse.js';
 export * from './DescribeConfigsRequest.js';
@@ -220,6 +228,8 @@ export const ApiKey = {
   DeleteGroups: 42,
   IncrementalAlterConfigs: 44,
   OffsetDelete: 47,
+  DescribeClientQuotas: 48,
+  AlterClientQuotas: 49,
   DescribeUserScramCredentials: 50,
   AlterUserScramCredentials: 51,
   DescribeCluster: 60,
@@ -277,6 +287,8 @@ export interface ApiTypes {
   42: { request: import('./DeleteGroupsRequest.js').DeleteGroupsRequest; response: import('./DeleteGroupsResponse.js').DeleteGroupsResponse };
   44: { request: import('./IncrementalAlterConfigsRequest.js').IncrementalAlterConfigsRequest; response: import('./IncrementalAlterConfigsResponse.js').IncrementalAlterConfigsResponse };
   47: { request: import('./OffsetDeleteRequest.js').OffsetDeleteRequest; response: import('./OffsetDeleteResponse.js').OffsetDeleteResponse };
+  48: { request: import('./DescribeClientQuotasRequest.js').DescribeClientQuotasRequest; response: import('./DescribeClientQuotasResponse.js').DescribeClientQuotasResponse };
+  49: { request: import('./AlterClientQuotasRequest.js').AlterClientQuotasRequest; response: import('./AlterClientQuotasResponse.js').AlterClientQuotasResponse };
   50: { request: import('./DescribeUserScramCredentialsRequest.js').DescribeUserScramCredentialsRequest; response: import('./DescribeUserScramCredentialsResponse.js').DescribeUserScramCredentialsResponse };
   51: { request: import('./AlterUserScramCredentialsRequest.js').AlterUserScramCredentialsRequest; response: import('./AlterUserScramCredentialsResponse.js').AlterUserScramCredentialsResponse };
   60: { request: import('./DescribeClusterRequest.js').DescribeClusterRequest; response: import('./DescribeClusterResponse.js').DescribeClusterResponse };
@@ -321,6 +333,8 @@ export const APIS: { readonly [K in keyof ApiTypes]: ApiSpec<ApiTypes[K]['reques
   42: { key: 42, name: "DeleteGroups", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: DeleteGroupsRequestCodec, response: DeleteGroupsResponseCodec },
   44: { key: 44, name: "IncrementalAlterConfigs", minVersion: 0, maxVersion: 1, flexibleFrom: 1, request: IncrementalAlterConfigsRequestCodec, response: IncrementalAlterConfigsResponseCodec },
   47: { key: 47, name: "OffsetDelete", minVersion: 0, maxVersion: 0, flexibleFrom: -1, request: OffsetDeleteRequestCodec, response: OffsetDeleteResponseCodec },
+  48: { key: 48, name: "DescribeClientQuotas", minVersion: 0, maxVersion: 1, flexibleFrom: 1, request: DescribeClientQuotasRequestCodec, response: DescribeClientQuotasResponseCodec },
+  49: { key: 49, name: "AlterClientQuotas", minVersion: 0, maxVersion: 1, flexibleFrom: 1, request: AlterClientQuotasRequestCodec, response: AlterClientQuotasResponseCodec },
   50: { key: 50, name: "DescribeUserScramCredentials", minVersion: 0, maxVersion: 0, flexibleFrom: 0, request: DescribeUserScramCredentialsRequestCodec, response: DescribeUserScramCredentialsResponseCodec },
   51: { key: 51, name: "AlterUserScramCredentials", minVersion: 0, maxVersion: 0, flexibleFrom: 0, request: AlterUserScramCredentialsRequestCodec, response: AlterUserScramCredentialsResponseCodec },
   60: { key: 60, name: "DescribeCluster", minVersion: 0, maxVersion: 1, flexibleFrom: 0, request: DescribeClusterRequestCodec, response: DescribeClusterResponseCodec },

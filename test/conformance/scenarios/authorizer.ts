@@ -970,4 +970,35 @@ export const authorizerScenarios: Scenario[] = [
       close('c'),
     ],
   }),
+  authz('testAuthorizerClientQuotas', {
+    mirrors: 'KafkaApis.handleDescribeClientQuotasRequest (DESCRIBE_CONFIGS on the cluster, else getErrorResponse: no message, null entries) / ControllerApis.handleAlterClientQuotas (authorizeClusterOperation ALTER_CONFIGS -> AlterClientQuotasRequest.getErrorResponse: every entry, the error\'s text)',
+    description:
+      'alice DescribeClientQuotas v1 and AlterClientQuotas v1 without cluster ACLs: CLUSTER_AUTHORIZATION_FAILED; with DESCRIBE_CONFIGS she describes (ALTER_CONFIGS implies it too) but still cannot alter; with ALTER_CONFIGS she sets and removes a quota',
+    steps: [
+      ...login('a', 'alice'),
+      send('a', 48, 1, (c: Ctx) => ({ components: [{ entityType: 'user', matchType: 0, match: c.t('q') }], strict: false }), { label: 'alice describes', expect: { errorCode: CAF, errorMessage: null, entries: null } }),
+      send('a', 49, 1, (c: Ctx) => ({ entries: [{ entity: [{ entityType: 'user', entityName: c.t('q') }], ops: [{ key: 'producer_byte_rate', value: 1024, remove: false }] }], validateOnly: false }), {
+        label: 'alice alters',
+        expect: { entries: [{ errorCode: CAF, errorMessage: 'Cluster authorization failed.' }] },
+      }),
+      ...grant([{ rt: R.CLUSTER, name: CLUSTER_NAME, op: OP.DESCRIBE_CONFIGS }]),
+      send('a', 48, 1, (c: Ctx) => ({ components: [{ entityType: 'user', matchType: 0, match: c.t('q') }], strict: false }), { label: 'alice describes with DESCRIBE_CONFIGS', expect: { errorCode: 0, entries: [] } }),
+      send('a', 49, 1, (c: Ctx) => ({ entries: [{ entity: [{ entityType: 'user', entityName: c.t('q') }], ops: [{ key: 'producer_byte_rate', value: 1024, remove: false }] }], validateOnly: false }), {
+        label: 'alice alters with DESCRIBE_CONFIGS',
+        expect: { entries: [{ errorCode: CAF }] },
+      }),
+      ...grant([{ rt: R.CLUSTER, name: CLUSTER_NAME, op: OP.ALTER_CONFIGS }]),
+      send('a', 49, 1, (c: Ctx) => ({ entries: [{ entity: [{ entityType: 'user', entityName: c.t('q') }], ops: [{ key: 'producer_byte_rate', value: 1024, remove: false }] }], validateOnly: false }), {
+        label: 'alice alters with ALTER_CONFIGS',
+        expect: { entries: [{ errorCode: 0, errorMessage: null }] },
+      }),
+      settle(),
+      send('a', 48, 1, (c: Ctx) => ({ components: [{ entityType: 'user', matchType: 0, match: c.t('q') }], strict: false }), { label: 'alice describes her quota', expect: { errorCode: 0, entries: [{ values: [{ key: 'producer_byte_rate', value: 1024 }] }] } }),
+      send('a', 49, 1, (c: Ctx) => ({ entries: [{ entity: [{ entityType: 'user', entityName: c.t('q') }], ops: [{ key: 'producer_byte_rate', value: 0, remove: true }] }], validateOnly: false }), {
+        label: 'alice removes it',
+        expect: { entries: [{ errorCode: 0 }] },
+      }),
+      ...revoke([{ rt: R.CLUSTER, principal: ALICE }], { filterResults: [{ errorCode: 0 }] }, 'revoke alice\'s cluster ACLs'),
+    ],
+  }),
 ];

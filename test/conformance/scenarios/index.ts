@@ -17,6 +17,7 @@ import { groupTimerScenarios } from './group-timers.js';
 import { miscScenarios } from './misc.js';
 import { robustnessScenarios } from './robustness.js';
 import { securityScenarios } from './security.js';
+import { quotaScenarios } from './quotas.js';
 import { storageScenarios } from './storage.js';
 import { transactionScenarios } from './transactions.js';
 import { transactionDataScenarios } from './transactions-data.js';
@@ -43,6 +44,7 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...configsAlterScenarios,
   ...storageScenarios,
   ...securityScenarios,
+  ...quotaScenarios,
   ...authorizerScenarios,
 ];
 
