@@ -118,6 +118,8 @@ const NOTES: Record<string, string> = {
   WriteTxnMarkers: 'kmock keeps no __consumer_offsets log: a marker there completes the group\'s pending TxnOffsetCommit offsets and is not stored',
   DescribeProducers: 'no producers on __consumer_offsets partitions (kmock keeps no log there)',
   SaslHandshake: 'PLAIN, SCRAM-SHA-256/512 and OAUTHBEARER; no GSSAPI (Kerberos)',
+  DescribeLogDirs: 'one log dir: the data dir, or "(in memory)" with the stored-bytes budget as its volume',
+  AlterReplicaLogDirs: 'one log dir: a partition is already in it (NONE), any other path LOG_DIR_NOT_FOUND',
   AlterClientQuotas: 'quotas are stored, kept in the data dir and described; clients are not throttled by them',
   DescribeClientQuotas: 'quotas are stored, kept in the data dir and described; clients are not throttled by them',
   CreateTopics: 'one broker: a replication factor above 1 is refused, as by a one-broker Kafka',

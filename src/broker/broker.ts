@@ -3,6 +3,7 @@
 // connections. Handlers and the log and config code see only `services` (services.ts); a
 // connection sees the handler table, the services and what it reports back (ConnectionDeps). It
 // owns no socket of its own: server.ts accepts connections and hands them here.
+import path from 'node:path';
 import type { Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
 import type { BrokerConfig } from './config.js';
@@ -217,6 +218,7 @@ export class Broker implements ConnectionDeps {
       authorizer: this.authorizer,
       scramCredentials: this.scramCredentials,
       clientQuotas: this.clientQuotas,
+      logDir: this.dataDir === undefined ? null : path.resolve(this.dataDir.dir),
       apis: [...this.handlers.values()]
         .sort((a, b) => a.apiKey - b.apiKey)
         .map((h) => ({ apiKey: h.apiKey, minVersion: h.minVersion, maxVersion: h.maxVersion })),

@@ -93,6 +93,8 @@ export interface BrokerServices {
   readonly listeners: readonly ListenerEndpoint[];
   /** The ACL authorizer (authorizer.class.name), or undefined: every check passes. */
   readonly authorizer: Authorizer | undefined;
+  /** The data dir's absolute path (DescribeLogDirs' one log dir), or null: the logs are in memory. */
+  readonly logDir: string | null;
   /** SCRAM credentials (sasl.users at start; AlterUserScramCredentials at run time). */
   readonly scramCredentials: ScramCredentialStore;
   /** Client quotas (AlterClientQuotas / DescribeClientQuotas): stored and described, not enforced. */

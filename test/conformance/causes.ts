@@ -93,8 +93,6 @@ export interface ClassifiedDifference extends Difference {
  */
 export const NOT_YET_SERVED_API_KEYS: ReadonlyArray<{ key: number; name: string; issue: string }> = [
   { key: 23, name: 'OffsetForLeaderEpoch', issue: '#15 cluster' },
-  { key: 34, name: 'AlterReplicaLogDirs', issue: '#13 storage' },
-  { key: 35, name: 'DescribeLogDirs', issue: '#13 storage' },
   { key: 38, name: 'CreateDelegationToken', issue: '#14 security' },
   { key: 39, name: 'RenewDelegationToken', issue: '#14 security' },
   { key: 40, name: 'ExpireDelegationToken', issue: '#14 security' },

@@ -809,6 +809,9 @@ const UNORDERED: Record<string, Record<string, string>> = {
   // ClientQuotaControlManager answers from a HashMap of entities, ClientQuotasImage walks one.
   AlterClientQuotas: { entries: 'entity+errorCode+errorMessage' },
   DescribeClientQuotas: { entries: 'entity+values', values: 'key' },
+  // ReplicaManager.describeLogDirs groups logs by topic (a Map); alterReplicaLogDirs' results too.
+  DescribeLogDirs: { topics: 'name', partitions: 'partitionIndex' },
+  AlterReplicaLogDirs: { results: 'topicName', partitions: 'partitionIndex' },
   ApiVersions: { apiKeys: 'apiKey', supportedFeatures: 'name', finalizedFeatures: 'name' },
   // The transaction APIs: Kafka answers from hash maps and sets (TransactionMetadata.topicPartitions,
   // the per-transaction and per-producer results); '' sorts a list of plain values.
@@ -825,6 +828,7 @@ const NAMESPACED_LISTS: Record<string, Record<string, string>> = {
   Metadata: { topics: 'name' },
   ListGroups: { groups: 'groupId' },
   OffsetFetch: { topics: 'name' },
+  DescribeLogDirs: { topics: 'name' },
   ListTransactions: { transactionStates: 'transactionalId' },
 };
 
@@ -983,6 +987,8 @@ function normaliseValue(v: Json, key: string, api: string, version: number, sym:
   if (typeof v === 'string') {
     let s = v.split(o.ns).join('');
     if (key === 'clusterId') return '<cluster-id>';
+    // A broker's own log dir path (DescribeLogDirs): a temp dir on each.
+    if (key === 'logDir' && s !== '') return '<log-dir>';
     if (key === 'topicId') return sym.topicId(s);
     if (key === 'host' && s !== '' && s === ownAddress(o)?.host) return '<host>';
     if (key === 'records') return normaliseValue(summariseRecords(s), 'batches', api, version, sym, o, depth + 1);
@@ -993,6 +999,8 @@ function normaliseValue(v: Json, key: string, api: string, version: number, sym:
   }
   if (typeof v === 'number') {
     if (key === 'throttleTimeMs') return 0;
+    // The log dir's volume (DescribeLogDirs v4): the machine's, not the broker's.
+    if ((key === 'totalBytes' || key === 'usableBytes') && v >= 0) return '<bytes>';
     if (key === 'port' && v > 0 && (v === ownAddress(o)?.port || o.listenerPorts?.includes(v))) return '<port>';
     if (NODE_KEYS.has(key) && o.nodeId !== undefined && v === o.nodeId && !(api === 'FindCoordinator' && version >= 4 && depth === 0)) {
       return '<node>';

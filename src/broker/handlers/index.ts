@@ -14,6 +14,8 @@ import { describeUserScramCredentialsHandler } from './describe-user-scram-crede
 import { alterUserScramCredentialsHandler } from './alter-user-scram-credentials.js';
 import { alterClientQuotasHandler } from './alter-client-quotas.js';
 import { describeClientQuotasHandler } from './describe-client-quotas.js';
+import { describeLogDirsHandler } from './describe-log-dirs.js';
+import { alterReplicaLogDirsHandler } from './alter-replica-log-dirs.js';
 import { describeConfigsHandler } from './describe-configs.js';
 import { alterConfigsHandler } from './alter-configs.js';
 import { incrementalAlterConfigsHandler } from './incremental-alter-configs.js';
@@ -68,6 +70,8 @@ export const HANDLERS: ApiHandler[] = [
   alterUserScramCredentialsHandler,
   describeClientQuotasHandler,
   alterClientQuotasHandler,
+  describeLogDirsHandler,
+  alterReplicaLogDirsHandler,
   // -- data path handlers --
   produceHandler,
   fetchHandler,

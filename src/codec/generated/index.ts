@@ -10,6 +10,8 @@ import { AlterClientQuotasRequestCodec } from './AlterClientQuotasRequest.js';
 import { AlterClientQuotasResponseCodec } from './AlterClientQuotasResponse.js';
 import { AlterConfigsRequestCodec } from './AlterConfigsRequest.js';
 import { AlterConfigsResponseCodec } from './AlterConfigsResponse.js';
+import { AlterReplicaLogDirsRequestCodec } from './AlterReplicaLogDirsRequest.js';
+import { AlterReplicaLogDirsResponseCodec } from './AlterReplicaLogDirsResponse.js';
 import { AlterUserScramCredentialsRequestCodec } from './AlterUserScramCredentialsRequest.js';
 import { AlterUserScramCredentialsResponseCodec } from './AlterUserScramCredentialsResponse.js';
 import { ApiVersionsRequestCodec } from './ApiVersionsRequest.js';
@@ -40,6 +42,8 @@ import { DescribeConfigsRequestCodec } from './DescribeConfigsRequest.js';
 import { DescribeConfigsResponseCodec } from './DescribeConfigsResponse.js';
 import { DescribeGroupsRequestCodec } from './DescribeGroupsRequest.js';
 import { DescribeGroupsResponseCodec } from './DescribeGroupsResponse.js';
+import { DescribeLogDirsRequestCodec } from './DescribeLogDirsRequest.js';
+import { DescribeLogDirsResponseCodec } from './DescribeLogDirsResponse.js';
 import { DescribeProducersRequestCodec } from './DescribeProducersRequest.js';
 import { DescribeProducersResponseCodec } from './DescribeProducersResponse.js';
 import { DescribeTransactionsRequestCodec } from './DescribeTransactionsRequest.js';
@@ -105,6 +109,8 @@ export * from './AlterClientQuotasRequest.js';
 export * from './AlterClientQuotasResponse.js';
 export * from './AlterConfigsRequest.js';
 export * from './AlterConfigsResponse.js';
+export * from './AlterReplicaLogDirsRequest.js';
+export * from './AlterReplicaLogDirsResponse.js';
 export * from './AlterUserScramCredentialsRequest.js';
 export * from './AlterUserScramCredentialsResponse.js';
 export * from './ApiVersionsRequest.js';
@@ -135,6 +141,8 @@ export * from './DescribeConfigsRequest.js';
 export * from './DescribeConfigsResponse.js';
 export * from './DescribeGroupsRequest.js';
 export * from './DescribeGroupsResponse.js';
+export * from './DescribeLogDirsRequest.js';
+export * from './DescribeLogDirsResponse.js';
 export * from './DescribeProducersRequest.js';
 export * from './DescribeProducersResponse.js';
 export * from './DescribeTransactionsRequest.js';
@@ -223,6 +231,8 @@ export const ApiKey = {
   DeleteAcls: 31,
   DescribeConfigs: 32,
   AlterConfigs: 33,
+  AlterReplicaLogDirs: 34,
+  DescribeLogDirs: 35,
   SaslAuthenticate: 36,
   CreatePartitions: 37,
   DeleteGroups: 42,
@@ -282,6 +292,8 @@ export interface ApiTypes {
   31: { request: import('./DeleteAclsRequest.js').DeleteAclsRequest; response: import('./DeleteAclsResponse.js').DeleteAclsResponse };
   32: { request: import('./DescribeConfigsRequest.js').DescribeConfigsRequest; response: import('./DescribeConfigsResponse.js').DescribeConfigsResponse };
   33: { request: import('./AlterConfigsRequest.js').AlterConfigsRequest; response: import('./AlterConfigsResponse.js').AlterConfigsResponse };
+  34: { request: import('./AlterReplicaLogDirsRequest.js').AlterReplicaLogDirsRequest; response: import('./AlterReplicaLogDirsResponse.js').AlterReplicaLogDirsResponse };
+  35: { request: import('./DescribeLogDirsRequest.js').DescribeLogDirsRequest; response: import('./DescribeLogDirsResponse.js').DescribeLogDirsResponse };
   36: { request: import('./SaslAuthenticateRequest.js').SaslAuthenticateRequest; response: import('./SaslAuthenticateResponse.js').SaslAuthenticateResponse };
   37: { request: import('./CreatePartitionsRequest.js').CreatePartitionsRequest; response: import('./CreatePartitionsResponse.js').CreatePartitionsResponse };
   42: { request: import('./DeleteGroupsRequest.js').DeleteGroupsRequest; response: import('./DeleteGroupsResponse.js').DeleteGroupsResponse };
@@ -328,6 +340,8 @@ export const APIS: { readonly [K in keyof ApiTypes]: ApiSpec<ApiTypes[K]['reques
   31: { key: 31, name: "DeleteAcls", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: DeleteAclsRequestCodec, response: DeleteAclsResponseCodec },
   32: { key: 32, name: "DescribeConfigs", minVersion: 0, maxVersion: 4, flexibleFrom: 4, request: DescribeConfigsRequestCodec, response: DescribeConfigsResponseCodec },
   33: { key: 33, name: "AlterConfigs", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: AlterConfigsRequestCodec, response: AlterConfigsResponseCodec },
+  34: { key: 34, name: "AlterReplicaLogDirs", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: AlterReplicaLogDirsRequestCodec, response: AlterReplicaLogDirsResponseCodec },
+  35: { key: 35, name: "DescribeLogDirs", minVersion: 0, maxVersion: 4, flexibleFrom: 2, request: DescribeLogDirsRequestCodec, response: DescribeLogDirsResponseCodec },
   36: { key: 36, name: "SaslAuthenticate", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: SaslAuthenticateRequestCodec, response: SaslAuthenticateResponseCodec },
   37: { key: 37, name: "CreatePartitions", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: CreatePartitionsRequestCodec, response: CreatePartitionsResponseCodec },
   42: { key: 42, name: "DeleteGroups", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: DeleteGroupsRequestCodec, response: DeleteGroupsResponseCodec },

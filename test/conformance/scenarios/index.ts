@@ -18,6 +18,7 @@ import { miscScenarios } from './misc.js';
 import { robustnessScenarios } from './robustness.js';
 import { securityScenarios } from './security.js';
 import { quotaScenarios } from './quotas.js';
+import { logDirScenarios } from './log-dirs.js';
 import { storageScenarios } from './storage.js';
 import { transactionScenarios } from './transactions.js';
 import { transactionDataScenarios } from './transactions-data.js';
@@ -45,6 +46,7 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...storageScenarios,
   ...securityScenarios,
   ...quotaScenarios,
+  ...logDirScenarios,
   ...authorizerScenarios,
 ];
 
