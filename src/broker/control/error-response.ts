@@ -96,6 +96,22 @@ export function buildErrorResponse(apiKey: number, version: number, request: unk
     const users = [...new Set([...(r.deletions ?? []), ...(r.upsertions ?? [])].map((u) => u.name))].sort();
     return { throttleTimeMs: 0, results: users.map((user) => ({ user, errorCode, errorMessage: null })) };
   }
+  if (apiKey === 34) {
+    // AlterReplicaLogDirsRequest.getErrorResponse: every partition of every dir's topics.
+    const r = request as { dirs?: Array<{ topics: Array<{ name: string; partitions: number[] }> }> };
+    const results = (r.dirs ?? []).flatMap((d) => d.topics.map((t) => ({ topicName: t.name, partitions: t.partitions.map((partitionIndex) => ({ partitionIndex, errorCode })) })));
+    return { throttleTimeMs: 0, results };
+  }
+  if (apiKey === 35 && version < 3) {
+    // DescribeLogDirsRequest.getErrorResponse sets only the top-level ErrorCode, which v0-2 lack:
+    // there the injected error goes on one log dir result, so the client still sees it.
+    return { throttleTimeMs: 0, errorCode, results: [{ errorCode, logDir: '', topics: [], totalBytes: -1n, usableBytes: -1n }] };
+  }
+  if (apiKey === 49) {
+    // AlterClientQuotasRequest.getErrorResponse: every entry, its entity copied, with the error.
+    const r = request as { entries?: Array<{ entity: Array<{ entityType: string; entityName: string | null }> }> };
+    return { throttleTimeMs: 0, entries: (r.entries ?? []).map((e) => ({ errorCode, errorMessage: null, entity: e.entity.map((x) => ({ ...x })) })) };
+  }
   const ctx: Ctx = { version, errorCode, exception: EXCEPTIONS[apiKey] ?? NO_EXCEPTION };
   return fill(api.response.schema, api.request.schema, request as Obj, ctx, false);
 }

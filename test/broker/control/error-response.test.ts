@@ -222,6 +222,10 @@ const REQUESTS: Record<number, object> = {
   61: { topics: [{ name: 't', partitionIndexes: [0] }] },
   50: { users: [{ name: 'u' }] },
   51: { deletions: [{ name: 'u', mechanism: 1 }], upsertions: [] },
+  34: { dirs: [{ path: '/d', topics: [{ name: 't', partitions: [0, 1] }] }] },
+  35: { topics: [{ topic: 't', partitions: [0] }] },
+  48: { components: [{ entityType: 'user', matchType: 0, match: 'u' }], strict: false },
+  49: { entries: [{ entity: [{ entityType: 'user', entityName: 'u' }], ops: [{ key: 'producer_byte_rate', value: 1, remove: false }] }], validateOnly: false },
   65: { transactionalIds: ['x'] },
 };
 

@@ -261,15 +261,17 @@ describe('property: decode(encode(batch)) == batch', () => {
         batchArb,
         fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 4 }),
         (input, flips) => {
-          const blob = encodeBatch(input);
+          const original = encodeBatch(input);
+          const blob = Buffer.from(original);
           for (const [at, x] of flips) blob[at % blob.length] ^= x;
           try {
             decodeRecords(blob, { verifyCrc: false });
           } catch (e) {
             if (!(e instanceof DecodeError)) throw e;
           }
-          // With the CRC check on, any flip in the CRC'd range is caught.
-          if (flips.every(([at]) => at % blob.length >= 21)) {
+          // With the CRC check on, any flip in the CRC'd range is caught (two flips of one byte
+          // with the same value cancel out: then nothing changed).
+          if (flips.every(([at]) => at % blob.length >= 21) && !blob.equals(original)) {
             expect(() => decodeRecords(blob)).toThrow(DecodeError);
           }
         },
