@@ -7,7 +7,7 @@
 //                                [--kafka VERSION] [--no-reference]
 //                                [--seeds 1,2,3 | --seeds 100-160] [--len N] [--static]
 //                                [--also-kafka 4.4.0] [--no-clients | --clients kafkajs,java-3.9.1]
-//                                [--clients-kafka 3.9.1,4.4.0]
+//                                [--clients-kafka 3.9.1,4.4.0] [--matrix-passes plaintext,sasl_ssl]
 //
 // The reference: without one (no Java or Maven here) a local run compares kmock with a second
 // kmock and says so on every line; under CI=true or KMOCK_REFERENCE=require it fails instead, and
@@ -16,7 +16,9 @@
 // report written to CONFORMANCE-kafka-V.md and summarised in CONFORMANCE.md; kmock follows 3.9,
 // so a difference there must be a sourced 4.x change (causes-4x.ts) or it fails.
 // The client matrix (clients/, PROTOCOL.md) runs after the scenarios unless --no-clients, against
-// kmock and the --clients-kafka releases (default: --kafka and --also-kafka).
+// kmock and the --clients-kafka releases (default: --kafka and --also-kafka), then its SASL_SSL pass
+// (fewer steps, the apps on a SASL_SSL listener) against kmock and --kafka alone, one Kafka at a
+// time; --matrix-passes picks the passes (default both).
 //
 // Every selected scenario with `wait` steps is followed by its "[manual clock]" variant (suite.ts
 // clockVariant): the same steps on a kmock with a manual clock, each wait a clock.advance, compared
@@ -30,7 +32,17 @@ import { describeActions, generate, scenarioSource } from './random.js';
 import { computeCoverage, coverageFailures, renderCoverage } from './random-coverage.js';
 import { writeConformanceReport, verdict, type RandomResult } from './report.js';
 import { CLIENT_APPS } from './clients/apps.js';
-import { matrixFails, renderMatrix, runMatrix, startMatrixBrokers, type MatrixResult } from './clients/matrix.js';
+import type { StepName } from './clients/driver.js';
+import {
+  matrixFails,
+  renderMatrix,
+  runMatrix,
+  SASL_SSL_PASS,
+  startMatrixBrokers,
+  startSaslSslMatrixBrokers,
+  type MatrixBroker,
+  type MatrixResult,
+} from './clients/matrix.js';
 import { ALL_SCENARIOS } from './scenarios/index.js';
 import { CAUSES, staleCauses } from './causes.js';
 import { CAUSES_4X } from './causes-4x.js';
@@ -84,6 +96,7 @@ const clientsWanted =
  */
 const COVERAGE_STATES = ['PreparingRebalance', 'CompletingRebalance', 'Stable'];
 const clientVersions = (arg('--clients-kafka') ?? [version, ...alsoVersions].join(',')).split(',').filter(Boolean);
+const matrixPasses = (arg('--matrix-passes') ?? 'plaintext,sasl_ssl').split(',').filter(Boolean);
 
 const started = Date.now();
 const referenceRequired = process.env.KMOCK_REFERENCE === 'require' || process.env.CI === 'true';
@@ -150,9 +163,12 @@ try {
   }
   const sections: string[] = [];
   for (const other of alsoVersions) sections.push(await runOtherRelease(other));
-  if (clientsWanted) {
-    const matrix = await runClientMatrix();
-    sections.push(renderMatrix(matrix));
+  if (clientsWanted && matrixPasses.includes('plaintext')) sections.push(renderMatrix(await runClientMatrix(() => startMatrixBrokers(clientVersions))));
+  if (clientsWanted && matrixPasses.includes('sasl_ssl')) {
+    const t0 = Date.now();
+    const sasl = await runClientMatrix(() => startSaslSslMatrixBrokers(version), SASL_SSL_PASS.steps, 'client matrix over SASL_SSL');
+    console.log(`client matrix over SASL_SSL: ${((Date.now() - t0) / 1000).toFixed(1)} s, brokers' start and stop included`);
+    sections.push(renderMatrix(sasl, SASL_SSL_PASS));
   }
   await writeConformanceReport(
     {
@@ -343,19 +359,26 @@ async function runOtherRelease(other: string): Promise<string> {
   return lines.join('\n');
 }
 
-/** The client matrix against kmock and the reference releases; differences vs `version` count as failures. */
-async function runClientMatrix(): Promise<MatrixResult> {
+/**
+ * A pass of the client matrix against kmock and the reference releases `start` gives; differences
+ * vs `version` count as failures.
+ */
+async function runClientMatrix(
+  start: () => Promise<{ brokers: MatrixBroker[]; missing: { version: string; reason: string }[] }>,
+  only?: readonly StepName[],
+  what = 'client matrix',
+): Promise<MatrixResult> {
   const apps = CLIENT_APPS.filter((a) => clientFilter === undefined || clientFilter.includes(a.id));
-  const { brokers, missing } = await startMatrixBrokers(clientVersions);
+  const { brokers, missing } = await start();
   try {
-    console.log(`client matrix: ${brokers.map((b) => b.name).join(', ')}${missing.map((m) => `; no Kafka ${m.version}: ${m.reason}`).join('')}`);
+    console.log(`${what}: ${brokers.map((b) => b.name).join(', ')}${missing.map((m) => `; no Kafka ${m.version}: ${m.reason}`).join('')}`);
     // Without its reference the matrix compares kmock with nothing: that is a failure, not a pass.
     for (const m of missing) {
       total++;
       failing++;
-      console.log(`FAIL: client matrix has no Kafka ${m.version} to compare with (${m.reason})`);
+      console.log(`FAIL: ${what} has no Kafka ${m.version} to compare with (${m.reason})`);
     }
-    const r = await runMatrix(apps, brokers, console.log);
+    const r = await runMatrix(apps, brokers, console.log, undefined, only);
     for (const c of r.comparisons) {
       const counts = c.reference === `kafka-${version}` || c.reference.startsWith(`kafka-${version}`);
       const fails = counts && matrixFails(c, true);

@@ -59,6 +59,12 @@ export function parseRole(argv: string[]): { role: string | undefined; values: O
         'transactional-id': { type: 'string' },
         until: { type: 'string' },
         isolation: { type: 'string' },
+        // The connection's security (PROTOCOL.md, "Security options"), for every role.
+        'security-protocol': { type: 'string' },
+        'sasl-mechanism': { type: 'string' },
+        'sasl-username': { type: 'string' },
+        'sasl-password': { type: 'string' },
+        'ssl-ca': { type: 'string' },
       },
     });
     return { role, values };
@@ -84,4 +90,25 @@ export function isolationOption(values: Options): 'read_committed' | 'read_uncom
   const raw = values.isolation ?? 'read_committed';
   if (raw !== 'read_committed' && raw !== 'read_uncommitted') usage(`--isolation wants read_committed or read_uncommitted, got ${String(raw)}`);
   return raw;
+}
+
+/** The connection's security as PROTOCOL.md's security options give it (absent: PLAINTEXT). */
+export interface Security {
+  protocol: 'SASL_SSL';
+  mechanism: 'PLAIN' | 'SCRAM-SHA-256';
+  username: string;
+  password: string;
+  /** The PEM file of the CA the broker's certificate chains to. */
+  caFile: string;
+}
+
+/** `--security-protocol SASL_SSL --sasl-mechanism M --sasl-username U --sasl-password P --ssl-ca FILE`, or none of them. */
+export function securityOption(values: Options): Security | undefined {
+  const given = ['security-protocol', 'sasl-mechanism', 'sasl-username', 'sasl-password', 'ssl-ca'].filter((k) => values[k] !== undefined);
+  if (given.length === 0) return undefined;
+  const protocol = requireOption(values, 'security-protocol');
+  if (protocol !== 'SASL_SSL') usage(`--security-protocol wants SASL_SSL, got ${protocol}`);
+  const mechanism = requireOption(values, 'sasl-mechanism');
+  if (mechanism !== 'PLAIN' && mechanism !== 'SCRAM-SHA-256') usage(`--sasl-mechanism wants PLAIN or SCRAM-SHA-256, got ${mechanism}`);
+  return { protocol, mechanism, username: requireOption(values, 'sasl-username'), password: requireOption(values, 'sasl-password'), caFile: requireOption(values, 'ssl-ca') };
 }

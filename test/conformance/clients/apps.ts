@@ -25,6 +25,12 @@ export interface ClientApp {
    * by the broker from the client's ids) and the partitions by number.
    */
   assignmentFollowsBrokerOrder?: boolean;
+  /**
+   * How it authenticates on the SASL_SSL pass (PROTOCOL.md, "Security options"): the SASL
+   * mechanism it uses there (default SCRAM-SHA-256; PLAIN for a client without SCRAM), or why it
+   * cannot connect to a SASL_SSL listener at all (its steps are then n/a).
+   */
+  saslSsl?: { mechanism: 'SCRAM-SHA-256' | 'PLAIN' } | { cannot: string };
   /** Session timeout for its consumers when the default (driver.ts) is too short for its start-up. */
   sessionTimeoutMs?: number;
   /** The argv prefix to which `<role> --bootstrap …` is appended, or why it cannot run here. */

@@ -18,7 +18,18 @@ import time
 
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 
-from app_cli import emit, run  # the script's own directory
+from app_cli import emit, run, security  # the script's own directory
+
+
+def connection(args):
+    """bootstrap.servers and, with the security options (PROTOCOL.md), librdkafka's own names for them."""
+    conf = {"bootstrap.servers": args.bootstrap}
+    sec = security(args)
+    if sec is not None:
+        conf.update({"security.protocol": sec["protocol"], "sasl.mechanisms": sec["mechanism"],
+                     "sasl.username": sec["username"], "sasl.password": sec["password"],
+                     "ssl.ca.location": sec["ca"]})
+    return conf
 
 
 def kafka_name(err):
@@ -41,7 +52,7 @@ def error_obj(event, err, **extra):
 
 def produce(args):
     conf = {
-        "bootstrap.servers": args.bootstrap,
+        **connection(args),
         "client.id": "matrix-confluent-producer",
         "acks": "all",
         "enable.idempotence": False,
@@ -123,7 +134,7 @@ def consume(args):
 
     session = args.session_timeout_ms
     conf = {
-        "bootstrap.servers": args.bootstrap,
+        **connection(args),
         "client.id": args.client_id,
         "group.id": args.group,
         "session.timeout.ms": session,
@@ -221,7 +232,7 @@ def consume(args):
 
 def transact(args):
     conf = {
-        "bootstrap.servers": args.bootstrap,
+        **connection(args),
         "client.id": "matrix-confluent-txn-producer",
         "transactional.id": args.transactional_id,
         "linger.ms": 5,
@@ -271,7 +282,7 @@ def read(args):
     """assign()s every partition of --until from the beginning (no group), and reads until each has
     reported its end (enable.partition.eof) at or past the offset --until gives it."""
     conf = {
-        "bootstrap.servers": args.bootstrap,
+        **connection(args),
         "client.id": "matrix-confluent-reader",
         "group.id": "matrix-confluent-reader",  # required by the client; assign() never joins it
         "enable.auto.commit": False,
@@ -338,7 +349,7 @@ def describe(args):
     # member's assignment comes as the raw ConsumerProtocol bytes, decoded here. The matrix's
     # group consumes one topic, the only one in the assignments.
     from confluent_kafka.admin import AdminClient
-    admin = AdminClient({"bootstrap.servers": args.bootstrap, "client.id": "matrix-confluent-admin"})
+    admin = AdminClient({**connection(args), "client.id": "matrix-confluent-admin"})
     groups = admin.list_groups(group=args.group, timeout=30)
     g = next((x for x in groups if x.id == args.group), None)
     if g is None:

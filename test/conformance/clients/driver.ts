@@ -264,12 +264,53 @@ function alive(ps: ClientProcess[]): void {
   for (const p of ps) if (!p.running) throw new Error(`${p.name} exited: ${p.describe().slice(-500)}`);
 }
 
+// ---- security --------------------------------------------------------------------------------------
+
+/**
+ * A secured listener for the apps (PROTOCOL.md's security options): they connect to `bootstrap`
+ * with SASL over TLS, trusting the CA in `caFile`; the driver's own raw requests keep to the
+ * broker's PLAINTEXT listener.
+ */
+export interface MatrixSecurity {
+  protocol: 'SASL_SSL';
+  bootstrap: string;
+  username: string;
+  password: string;
+  caFile: string;
+}
+
+/** A broker as the driver plays an app against it. */
+export interface MatrixTarget {
+  name: string;
+  /** The PLAINTEXT listener: the driver's raw admin requests, and the apps' unless `security`. */
+  bootstrap: string;
+  security?: MatrixSecurity;
+}
+
+/** The apps' security options for `app` on this listener, or why the client cannot connect to it. */
+export function securityArgs(app: ClientApp, s: MatrixSecurity): string[] | { cannot: string } {
+  const sasl = app.saslSsl ?? { mechanism: 'SCRAM-SHA-256' };
+  if ('cannot' in sasl) return sasl;
+  return ['--security-protocol', s.protocol, '--sasl-mechanism', sasl.mechanism, '--sasl-username', s.username, '--sasl-password', s.password, '--ssl-ca', s.caFile];
+}
+
 // ---- one run -------------------------------------------------------------------------------------
 
-export async function runApp(app: ClientApp, broker: { name: string; bootstrap: string }): Promise<AppRun> {
+/**
+ * Plays `app` against `broker`: the steps of `only` (default all; a subset must keep what a step
+ * needs from the steps before it: describe needs group), each outcome as PROTOCOL.md describes.
+ */
+export async function runApp(app: ClientApp, broker: MatrixTarget, only: readonly StepName[] = STEPS): Promise<AppRun> {
   const started = Date.now();
   const resolved = await app.resolve();
   if ('unavailable' in resolved) return { app: app.id, broker: broker.name, steps: [], unavailable: resolved.unavailable, transcript: '', ms: 0 };
+  const secured = broker.security === undefined ? [] : securityArgs(app, broker.security);
+  if (!Array.isArray(secured)) {
+    // The client cannot connect this way at all: every step n/a, with why.
+    const steps = STEPS.filter((s) => only.includes(s)).map((step): StepResult => ({ step, outcome: null, skipped: secured.cannot, ms: 0 }));
+    return { app: app.id, broker: broker.name, steps, transcript: '', ms: 0 };
+  }
+  const appBootstrap = broker.security?.bootstrap ?? broker.bootstrap;
   const argv = resolved.argv;
   const sessionMs = app.sessionTimeoutMs ?? SESSION_TIMEOUT_MS;
   const ns = `matrix-${app.id.replace(/\W/g, '')}-${randomBytes(3).toString('hex')}`;
@@ -281,7 +322,7 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
   const steps: StepResult[] = [];
 
   const launch = (name: string, role: string, args: string[]): ClientProcess => {
-    const p = new ClientProcess(`${app.id}@${broker.name}:${name}`, argv[0], [...argv.slice(1), role, '--bootstrap', bootstrap, ...args]);
+    const p = new ClientProcess(`${app.id}@${broker.name}:${name}`, argv[0], [...argv.slice(1), role, '--bootstrap', appBootstrap, ...args, ...secured]);
     processes.push(p);
     return p;
   };
@@ -332,6 +373,7 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
   /** `cannot`: why the client cannot do this step at all (n/a, even after an earlier step failed). */
   const step = async (name: StepName, body: () => Promise<{ outcome: Outcome; info?: Record<string, unknown> } | { skipped: string }>, cannot?: string) => {
     const t0 = Date.now();
+    if (!only.includes(name)) return;
     if (cannot !== undefined) {
       steps.push({ step: name, outcome: null, skipped: cannot, ms: 0 });
       return;
@@ -641,7 +683,7 @@ export async function runApp(app: ClientApp, broker: { name: string; bootstrap: 
     app: app.id,
     broker: broker.name,
     steps,
-    transcript: processes.map((p) => p.describe()).join('\n'),
+    transcript: [`(the apps on ${appBootstrap}${secured.length > 0 ? `: ${secured.join(' ')}` : ''})`, ...processes.map((p) => p.describe())].join('\n'),
     ms: Date.now() - started,
   };
 }

@@ -28,7 +28,18 @@ from kafka.consumer.subscription_state import ConsumerRebalanceListener
 from kafka.structs import OffsetAndMetadata
 import kafka.errors as Errors
 
-from app_cli import emit, run  # the script's own directory
+from app_cli import emit, run, security  # the script's own directory
+
+
+def connection(args):
+    """bootstrap_servers and, with the security options (PROTOCOL.md), kafka-python's names for them
+    (sasl_plain_username/password serve SCRAM too)."""
+    kw = {"bootstrap_servers": args.bootstrap}
+    sec = security(args)
+    if sec is not None:
+        kw.update(security_protocol=sec["protocol"], sasl_mechanism=sec["mechanism"],
+                  sasl_plain_username=sec["username"], sasl_plain_password=sec["password"], ssl_cafile=sec["ca"])
+    return kw
 
 
 def error_obj(event, exc, **extra):
@@ -49,7 +60,7 @@ def error_obj(event, exc, **extra):
 
 
 def produce(args):
-    p = KafkaProducer(bootstrap_servers=args.bootstrap, client_id="matrix-kafka-python-producer",
+    p = KafkaProducer(**connection(args), client_id="matrix-kafka-python-producer",
                       acks="all", linger_ms=5, retries=5, request_timeout_ms=30000, max_block_ms=30000)
     # kafka-python 2.0.2 has no idempotent producer: nothing to switch off.
     futures = []
@@ -100,7 +111,7 @@ def consume(args):
     signal.signal(signal.SIGTERM, on_term)
     session = args.session_timeout_ms
     c = KafkaConsumer(
-        bootstrap_servers=args.bootstrap,
+        **connection(args),
         client_id=args.client_id,
         group_id=args.group,
         auto_offset_reset="earliest",
@@ -167,7 +178,7 @@ def assignment_partitions(assignment):
 
 def describe(args):
     from kafka.admin import KafkaAdminClient
-    admin = KafkaAdminClient(bootstrap_servers=args.bootstrap, client_id="matrix-kafka-python-admin")
+    admin = KafkaAdminClient(**connection(args), client_id="matrix-kafka-python-admin")
     try:
         groups = admin.describe_consumer_groups([args.group])
     finally:

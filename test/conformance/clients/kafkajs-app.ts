@@ -13,13 +13,15 @@
 // restart after a crash goes without REBALANCING).
 //
 // Set KMOCK_APP_LOG=debug|info to see more of kafkajs's own log on stderr (default warn).
-import { emit, intOption, isolationOption, parseRole, requireOption, unsupported, untilOption, usage, type Json } from './app-cli.js';
+import { emit, intOption, isolationOption, parseRole, requireOption, securityOption, unsupported, untilOption, usage, type Json, type Security } from './app-cli.js';
+import { readFileSync } from 'node:fs';
 import {
   AssignerProtocol,
   Kafka,
   logLevel,
   Partitioners,
   type Consumer,
+  type KafkaConfig,
   type LogEntry,
 } from 'kafkajs';
 
@@ -67,10 +69,24 @@ function stderrLogCreator() {
   };
 }
 
+/** The security options (PROTOCOL.md), set once by main(); undefined: PLAINTEXT. */
+let security: Security | undefined;
+
+/** kafkajs's `ssl` and `sasl` for the security options. */
+function securityConfig(s: Security | undefined): Pick<KafkaConfig, 'ssl' | 'sasl'> {
+  if (s === undefined) return {};
+  const credentials = { username: s.username, password: s.password };
+  return {
+    ssl: { ca: [readFileSync(s.caFile, 'utf8')] },
+    sasl: s.mechanism === 'PLAIN' ? { mechanism: 'plain', ...credentials } : { mechanism: 'scram-sha-256', ...credentials },
+  };
+}
+
 function makeKafka(bootstrap: string, clientId: string): Kafka {
   return new Kafka({
     clientId,
     brokers: [bootstrap],
+    ...securityConfig(security),
     logLevel: LOG_LEVELS[process.env.KMOCK_APP_LOG ?? 'warn'] ?? logLevel.WARN,
     logCreator: stderrLogCreator,
     connectionTimeout: 3000,
@@ -395,6 +411,7 @@ async function main(): Promise<void> {
     unsupported('remove', 'kafkajs has no static membership and no admin call to remove a member by group.instance.id');
   }
   const bootstrap = requireOption(values, 'bootstrap');
+  security = securityOption(values);
   switch (role) {
     case 'produce':
       return produce(bootstrap, values);

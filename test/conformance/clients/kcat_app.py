@@ -29,8 +29,18 @@ import time
 KCAT = os.environ.get("KCAT", "kcat")
 
 
-from app_cli import emit, run  # noqa: E402 - the script's own directory
+from app_cli import emit, run, security  # noqa: E402 - the script's own directory
 from librdkafka_errors import name_from_text  # noqa: E402
+
+
+def security_x(args):
+    """The security options (PROTOCOL.md) as kcat's -X librdkafka properties (none: PLAINTEXT)."""
+    sec = security(args)
+    if sec is None:
+        return []
+    props = {"security.protocol": sec["protocol"], "sasl.mechanisms": sec["mechanism"],
+             "sasl.username": sec["username"], "sasl.password": sec["password"], "ssl.ca.location": sec["ca"]}
+    return [x for k, v in props.items() for x in ("-X", "%s=%s" % (k, v))]
 
 
 def line_buffered(argv):
@@ -66,7 +76,7 @@ def produce(args):
     for i in range(args.start, args.start + args.count):
         by_partition.setdefault(i % args.partitions, []).append(i)
     for partition in sorted(by_partition):
-        argv = [KCAT, "-b", args.bootstrap, "-P", "-t", args.topic, "-p", str(partition), "-K", "\\t",
+        argv = [KCAT, "-b", args.bootstrap] + security_x(args) + ["-P", "-t", args.topic, "-p", str(partition), "-K", "\\t",
                 "-X", "client.id=matrix-kcat-producer",
                 "-X", "acks=all", "-X", "enable.idempotence=false",
                 "-X", "message.timeout.ms=30000", "-X", "linger.ms=5"]
@@ -154,7 +164,7 @@ class KcatConsumer:
     def argv(self):
         a = self.args
         session = a.session_timeout_ms
-        argv = [KCAT, "-b", a.bootstrap, "-G", a.group, "-J", "-E", "-d", "cgrp",
+        argv = [KCAT, "-b", a.bootstrap] + security_x(a) + ["-G", a.group, "-J", "-E", "-d", "cgrp",
                 "-X", "client.id=%s" % a.client_id,
                 "-X", "session.timeout.ms=%d" % session,
                 "-X", "heartbeat.interval.ms=%d" % max(1, session // 10),
@@ -317,7 +327,7 @@ STDIO_BUFFER = 4096
 
 
 def kcat_producer_argv(args, partition):
-    return [KCAT, "-b", args.bootstrap, "-P", "-t", args.topic, "-p", str(partition), "-K", "\\t",
+    return [KCAT, "-b", args.bootstrap] + security_x(args) + ["-P", "-t", args.topic, "-p", str(partition), "-K", "\\t",
             "-X", "client.id=matrix-kcat-txn-producer",
             "-X", "transactional.id=%s" % args.transactional_id,
             "-X", "message.timeout.ms=30000", "-X", "linger.ms=5"]
@@ -331,7 +341,7 @@ def kcat_error(text, during, partition):
 
 
 def keys_in_partition(args, partition):
-    r = subprocess.run([KCAT, "-b", args.bootstrap, "-C", "-t", args.topic, "-p", str(partition), "-o", "beginning",
+    r = subprocess.run([KCAT, "-b", args.bootstrap] + security_x(args) + ["-C", "-t", args.topic, "-p", str(partition), "-o", "beginning",
                         "-e", "-q", "-X", "isolation.level=read_uncommitted", "-f", "%k\\n"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, preexec_fn=die_with_parent)
     return set(r.stdout.decode("utf-8", "replace").split())
@@ -389,7 +399,7 @@ def transact(args):
 
 
 def read(args):
-    argv = [KCAT, "-b", args.bootstrap, "-C", "-t", args.topic, "-o", "beginning", "-e", "-J", "-q",
+    argv = [KCAT, "-b", args.bootstrap] + security_x(args) + ["-C", "-t", args.topic, "-o", "beginning", "-e", "-J", "-q",
             "-X", "client.id=matrix-kcat-reader", "-X", "isolation.level=%s" % args.isolation]
     try:
         r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=args.max_seconds,

@@ -4,8 +4,8 @@
 // the runs are made up here (runMatrix gets a stand-in for runApp).
 import { describe, expect, it } from 'vitest';
 import type { ClientApp } from './apps.js';
-import { STEPS, type AppRun, type StepName, type StepResult } from './driver.js';
-import { compareRuns, matrixFails, matrixVerdict, missingReference, renderMatrix, runMatrix, type MatrixBroker } from './matrix.js';
+import { runApp, securityArgs, STEPS, type AppRun, type MatrixSecurity, type MatrixTarget, type StepName, type StepResult } from './driver.js';
+import { compareRuns, matrixFails, matrixVerdict, missingReference, renderMatrix, runMatrix, SASL_SSL_PASS, SASL_SSL_STEPS, type MatrixBroker } from './matrix.js';
 import type { FindingsSummary } from '../../../src/broker/strict/findings.js';
 
 const app: ClientApp = {
@@ -213,5 +213,54 @@ describe('client matrix strict-clients findings', () => {
     const kmock: MatrixBroker = { name: 'kmock', bootstrap: 'kmock:9092', stop: async () => undefined };
     const r = await runMatrix([app], [kmock, kafka], () => undefined, async (_a, b) => run(b.name));
     expect(renderMatrix({ ...r, brokers: ['kmock', 'kafka-3.9.1'], missing: [] })).not.toContain('Strict-clients findings');
+  });
+});
+
+describe('client matrix SASL_SSL pass', () => {
+  const security: MatrixSecurity = { protocol: 'SASL_SSL', bootstrap: 'kmock:9095', username: 'matrix', password: 'matrix-secret', caFile: '/tmp/ca.pem' };
+
+  it('gives every app the five security options, with its mechanism (SCRAM-SHA-256 unless it says otherwise)', () => {
+    const opts = ['--security-protocol', 'SASL_SSL', '--sasl-username', 'matrix', '--sasl-password', 'matrix-secret', '--ssl-ca', '/tmp/ca.pem'];
+    const scram = securityArgs(app, security);
+    expect(Array.isArray(scram)).toBe(true);
+    expect(scram).toEqual(expect.arrayContaining(opts));
+    expect((scram as string[]).join(' ')).toContain('--sasl-mechanism SCRAM-SHA-256');
+    expect((securityArgs({ ...app, saslSsl: { mechanism: 'PLAIN' } }, security) as string[]).join(' ')).toContain('--sasl-mechanism PLAIN');
+    expect(securityArgs({ ...app, saslSsl: { cannot: 'no TLS' } }, security)).toEqual({ cannot: 'no TLS' });
+  });
+
+  it('plays a client that cannot connect to SASL_SSL as n/a on every step of the pass, with its reason', async () => {
+    const cannot: ClientApp = { ...app, saslSsl: { cannot: 'the client has no TLS' } };
+    const broker: MatrixTarget = { name: 'kmock', bootstrap: 'kmock:9092', security };
+    const r = await runApp(cannot, broker, SASL_SSL_STEPS);
+    expect(r.steps.map((s) => [s.step, s.skipped])).toEqual(SASL_SSL_STEPS.map((s) => [s, 'the client has no TLS']));
+    const c = compareRuns(cannot, r, { ...r, broker: 'kafka-3.9.1' }, SASL_SSL_STEPS);
+    expect(c.steps.every((s) => s.verdict === 'n/a')).toBe(true);
+    expect(matrixFails(c, true)).toBe(false);
+  });
+
+  it('hands each broker\'s secured listener and the pass\'s steps to the driver, compares and renders only those steps, and fails on a difference', async () => {
+    const kmock: MatrixBroker = { name: 'kmock', bootstrap: 'kmock:9092', security, stop: async () => undefined };
+    const kafka: MatrixBroker = { name: 'kafka-3.9.1', bootstrap: 'kafka:9092', security: { ...security, bootstrap: 'kafka:9095' }, stop: async () => undefined };
+    const seen: string[] = [];
+    const only = (steps: StepResult[]) => steps.filter((s) => SASL_SSL_STEPS.includes(s.step));
+    const play = async (_a: ClientApp, b: MatrixTarget, steps: readonly StepName[]) => {
+      seen.push(`${b.name} ${b.bootstrap} ${b.security?.bootstrap} ${steps.join(',')}`);
+      return run(b.name, (s) => {
+        s.splice(0, s.length, ...only(s));
+        if (b.name === 'kmock') s[at(s, 'transactions')].outcome = { readCommitted: [] };
+      });
+    };
+    const r = await runMatrix([app], [kmock, kafka], () => undefined, play, SASL_SSL_STEPS);
+    expect(seen.slice(0, 2)).toEqual(['kmock kmock:9092 kmock:9095 produce,group,describe,transactions', 'kafka-3.9.1 kafka:9092 kafka:9095 produce,group,describe,transactions']);
+    const c = r.comparisons[0];
+    expect(c.steps.map((s) => [s.step, s.verdict])).toEqual([['produce', 'agree'], ['group', 'agree'], ['describe', 'n/a'], ['transactions', 'differ']]);
+    expect(matrixFails(c, true)).toBe(true);
+    const md = renderMatrix({ ...r, brokers: ['kmock', 'kafka-3.9.1'], missing: [] }, SASL_SSL_PASS);
+    expect(md).toContain('## Client matrix over SASL_SSL');
+    expect(md).toContain('| client | vs | produce | group | describe | transactions |');
+    expect(md).toContain('| a made-up client | kafka-3.9.1 | agree | agree | n/a | differ |');
+    expect(md).toContain('### Client matrix over SASL_SSL differences and failures');
+    expect(md).not.toContain('static-restart');
   });
 });

@@ -23,8 +23,9 @@
 //   member, which Kafka treats as leaving: unlike Java/librdkafka, a closed static member leaves.
 //
 // Set DEBUG=plt:kafka:* to see the client's own debug log on stderr.
-import { emit, intOption, isolationOption, parseRole, requireOption, unsupported, untilOption, usage, type Json } from './app-cli.js';
-import type { GroupAssignment, Message, MessagesStream } from '@platformatic/kafka';
+import { readFileSync } from 'node:fs';
+import { emit, intOption, isolationOption, parseRole, requireOption, securityOption, unsupported, untilOption, usage, type Json, type Security } from './app-cli.js';
+import type { ConnectionOptions, GroupAssignment, Message, MessagesStream } from '@platformatic/kafka';
 
 // Loading the client costs seconds of CPU (it compiles its option schemas at import time), so it
 // is imported once the SIGTERM handler is in place: a member told to stop while still loading
@@ -75,6 +76,19 @@ function partitionsOf(assignments: GroupAssignment[] | null | undefined, topic: 
   return sorted(out);
 }
 
+/** The security options (PROTOCOL.md), set once by main(); undefined: PLAINTEXT. */
+let security: Security | undefined;
+
+/** The bootstrap broker and, with the security options, the client's `tls` (node:tls options) and `sasl`. */
+function connection(bootstrap: string): { bootstrapBrokers: string[] } & Pick<ConnectionOptions, 'tls' | 'sasl'> {
+  if (security === undefined) return { bootstrapBrokers: [bootstrap] };
+  return {
+    bootstrapBrokers: [bootstrap],
+    tls: { ca: readFileSync(security.caFile, 'utf8') },
+    sasl: { mechanism: security.mechanism, username: security.username, password: security.password },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // produce
 
@@ -88,7 +102,7 @@ async function produce(bootstrap: string, values: Record<string, unknown>): Prom
 
   const producer = new pk.Producer({
     clientId: 'matrix-platformatic-producer',
-    bootstrapBrokers: [bootstrap],
+    ...connection(bootstrap),
     serializers: pk.stringSerializers,
     idempotent: false,
     acks: pk.ProduceAcks.ALL,
@@ -122,7 +136,7 @@ async function consume(bootstrap: string, values: Record<string, unknown>): Prom
 
   const consumer = new pk.Consumer({
     clientId,
-    bootstrapBrokers: [bootstrap],
+    ...connection(bootstrap),
     groupId,
     ...(instance !== undefined ? { groupInstanceId: instance } : {}),
     sessionTimeout,
@@ -301,7 +315,7 @@ async function transact(bootstrap: string, values: Record<string, unknown>): Pro
   // Transactions want an idempotent producer (beginTransaction() refuses any other).
   const producer = new pk.Producer({
     clientId: 'matrix-platformatic-txn-producer',
-    bootstrapBrokers: [bootstrap],
+    ...connection(bootstrap),
     serializers: pk.stringSerializers,
     idempotent: true,
     transactionalId,
@@ -346,7 +360,7 @@ async function read(bootstrap: string, values: Record<string, unknown>): Promise
   // consume() wants a group: one of its own, automatic commits off.
   const consumer = new pk.Consumer({
     clientId: 'matrix-platformatic-reader',
-    bootstrapBrokers: [bootstrap],
+    ...connection(bootstrap),
     groupId: `${topic}-reader-${process.pid}-${Date.now()}`,
     deserializers: pk.stringDeserializers,
     autocommit: false,
@@ -405,7 +419,7 @@ const STATES: Record<string, string> = {
 async function describe(bootstrap: string, values: Record<string, unknown>): Promise<never> {
   const groupId = requireOption(values, 'group');
   const topic = typeof values.topic === 'string' ? values.topic : null;
-  const admin = new pk.Admin({ clientId: 'matrix-platformatic-admin', bootstrapBrokers: [bootstrap] });
+  const admin = new pk.Admin({ clientId: 'matrix-platformatic-admin', ...connection(bootstrap) });
   try {
     const groups = await admin.describeGroups({ groups: [groupId] });
     const group = groups.get(groupId);
@@ -456,6 +470,7 @@ async function main(): Promise<void> {
     );
   }
   const bootstrap = requireOption(values, 'bootstrap');
+  security = securityOption(values);
   pk = await import('@platformatic/kafka');
   switch (role) {
     case 'produce':

@@ -265,7 +265,38 @@ public final class MatrixApp {
   static Properties common(Args args) {
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args.get("bootstrap"));
+    security(args, p);
     return p;
+  }
+
+  /**
+   * The security options (PROTOCOL.md): --security-protocol SASL_SSL --sasl-mechanism M
+   * --sasl-username U --sasl-password P --ssl-ca FILE, all or none (none: PLAINTEXT). The CA is a
+   * PEM truststore (kafka-clients 2.7+, KIP-651).
+   */
+  static void security(Args args, Properties p) {
+    String[] keys = {"security-protocol", "sasl-mechanism", "sasl-username", "sasl-password", "ssl-ca"};
+    int given = 0;
+    for (String k : keys) if (args.opts.containsKey(k)) given++;
+    if (given == 0) return;
+    if (given != keys.length) throw new IllegalArgumentException("the security options go together: " + String.join(", ", keys));
+    String protocol = args.get("security-protocol");
+    if (!protocol.equals("SASL_SSL")) throw new IllegalArgumentException("--security-protocol wants SASL_SSL, got " + protocol);
+    String mechanism = args.get("sasl-mechanism");
+    String module;
+    if (mechanism.equals("PLAIN")) module = "org.apache.kafka.common.security.plain.PlainLoginModule";
+    else if (mechanism.equals("SCRAM-SHA-256")) module = "org.apache.kafka.common.security.scram.ScramLoginModule";
+    else throw new IllegalArgumentException("--sasl-mechanism wants PLAIN or SCRAM-SHA-256, got " + mechanism);
+    p.put("security.protocol", protocol);
+    p.put("sasl.mechanism", mechanism);
+    p.put("sasl.jaas.config", module + " required username=\"" + jaasEscape(args.get("sasl-username"))
+        + "\" password=\"" + jaasEscape(args.get("sasl-password")) + "\";");
+    p.put("ssl.truststore.type", "PEM");
+    p.put("ssl.truststore.location", args.get("ssl-ca"));
+  }
+
+  static String jaasEscape(String s) {
+    return s.replace("\\", "\\\\").replace("\"", "\\\"");
   }
 
   // ---------------------------------------------------------------------------------------------
