@@ -99,7 +99,8 @@ function keystoreOptions(settings: ListenerSettings, dev: DevCertificate | undef
 }
 
 function pemKeystore(listener: string, keyText: string, chainText: string, password: string | undefined, where: string): { key: string; cert: string } {
-  const keyPem = /-----BEGIN (?:ENCRYPTED |RSA |EC )?PRIVATE KEY-----[\s\S]+?-----END (?:ENCRYPTED |RSA |EC )?PRIVATE KEY-----/.exec(keyText)?.[0];
+  const found = /-----BEGIN (?:ENCRYPTED |RSA |EC )?PRIVATE KEY-----[\s\S]+?-----END (?:ENCRYPTED |RSA |EC )?PRIVATE KEY-----/.exec(keyText)?.[0];
+  const keyPem = found === undefined ? undefined : rewrapPem(found);
   if (keyPem === undefined) throw new ConfigError(`listener ${listener}: ${where} holds no PEM private key`);
   const certs = pemCertificates(chainText);
   if (certs.length === 0) throw new ConfigError(`listener ${listener}: ${where} holds no PEM certificate`);
@@ -115,7 +116,23 @@ function pemKeystore(listener: string, keyText: string, chainText: string, passw
 }
 
 export function pemCertificates(text: string): string[] {
-  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  return (text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map(rewrapPem);
+}
+
+/**
+ * One PEM block with its base64 body in 64-character lines. Kafka's PEM reader
+ * (DefaultSslEngineFactory.PemStore) ignores the whitespace in the body, so a key or certificate
+ * written on one line (spaces for newlines, as KIP-651 shows in server.properties) works there;
+ * OpenSSL needs the lines.
+ */
+function rewrapPem(block: string): string {
+  const m = /^(-----BEGIN [^-]+-----)([\s\S]*?)(-----END [^-]+-----)$/.exec(block.trim());
+  if (m === null) return block;
+  const [, begin, body, end] = m;
+  // An encrypted PKCS#1 key carries "Proc-Type:"/"DEK-Info:" headers: those stay as they are.
+  if (body.includes(':')) return block;
+  const b64 = body.replace(/\s+/g, '');
+  return `${begin}\n${b64.match(/.{1,64}/g)?.join('\n') ?? ''}\n${end}\n`;
 }
 
 function truststore(settings: ListenerSettings, dev: DevCertificate | undefined): string[] | undefined {

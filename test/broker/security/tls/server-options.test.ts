@@ -52,6 +52,14 @@ describe('PEM keystores', () => {
     expect(() => tlsServerOptions(settingsOf(noPassword), undefined)).toThrow(/set ssl.key.password/);
   });
 
+  it('takes an inline key and certificate written on one line (spaces for newlines, as KIP-651 shows them)', async () => {
+    const oneLine = (pem: string) => pem.trim().replace(/\n/g, ' ');
+    const settings = { 'ssl.keystore.type': 'PEM', 'ssl.keystore.key': oneLine(dev.keyPem), 'ssl.keystore.certificate.chain': oneLine(dev.certPem) };
+    const pair = await handshake(tlsServerOptions(settingsOf(settings), undefined), { ca: dev.caPem });
+    expect(pair.clientError).toBeUndefined();
+    expect(pair.clientAuthorized).toBe(true);
+  });
+
   it('explains a missing keystore, JKS, a missing file and half an inline keystore', async () => {
     const jks = join(dir, 'server.jks');
     await writeFile(jks, Buffer.from('feedfeed00000002', 'hex'));
