@@ -27,6 +27,7 @@ import type { AuthenticatorSettings } from './security/sasl-authenticator.js';
 import type { SaslMechanisms } from './security/sasl/mechanism.js';
 import { createSaslMechanisms, unservableMechanisms } from './security/sasl/index.js';
 import { ClientQuotaStore } from './quotas/client-quotas.js';
+import { DelegationTokenStore } from './security/delegation-tokens.js';
 import { createAuthorizer, type AclBinding, type Authorizer } from './security/authorizer/index.js';
 import { invalidNewAcl } from './security/authorizer/acl.js';
 import { ScramCredentialStore } from './security/sasl/scram-credentials.js';
@@ -88,6 +89,7 @@ export class Broker implements ConnectionDeps {
   /** SCRAM credentials of every user (sasl.users, AlterUserScramCredentials). */
   readonly scramCredentials = new ScramCredentialStore();
   readonly clientQuotas = new ClientQuotaStore();
+  readonly delegationTokens: DelegationTokenStore;
   /** The SASL mechanisms of the SASL listeners (PLAIN, SCRAM-SHA-256/512, OAUTHBEARER). */
   readonly saslMechanisms: SaslMechanisms;
   /** What handlers, the log and the config code may use (services.ts). */
@@ -138,10 +140,20 @@ export class Broker implements ConnectionDeps {
       // A consumer waiting at an offset retention deleted gets its OFFSET_OUT_OF_RANGE now.
       onLogStartOffsetMoved: (topic, partition) => this.fetchWaiters.notify(topic, partition),
     });
+    this.delegationTokens = new DelegationTokenStore(config, () => this.clock.now(), this.log);
     // Before the data dir: its saved ACLs go into the authorizer.
     this.authorizer = createAuthorizer(config, this.log);
     if (this.dataDir !== undefined) this.loadDataDir(this.dataDir);
     this.logManager.start();
+    if (this.delegationTokens.enabled) {
+      // The controller's expired-token removal (QuorumController, delegation.token.expiry.check.interval.ms).
+      const every = config.delegationTokenExpiryCheckIntervalMs;
+      const check = (): void => {
+        this.delegationTokens.removeExpired();
+        this.tokenExpiryTimer = this.clock.schedule(every, check, { name: 'delegation-token-expiry', housekeeping: true });
+      };
+      this.tokenExpiryTimer = this.clock.schedule(every, check, { name: 'delegation-token-expiry', housekeeping: true });
+    }
     this.groups = new GroupCoordinator({
       clock: this.clock,
       timers: this.clock,
@@ -196,7 +208,7 @@ export class Broker implements ConnectionDeps {
       endpoint: { name: spec.name, protocol: spec.protocol, advertised: { host: spec.advertisedHost, port: spec.advertisedPort ?? spec.port } },
     }));
     this.advertised = this.listeners[0].endpoint.advertised;
-    this.saslMechanisms = createSaslMechanisms({ config, scram: this.scramCredentials, now: () => this.clock.now(), log: this.log });
+    this.saslMechanisms = createSaslMechanisms({ config, scram: this.scramCredentials, tokens: this.delegationTokens, now: () => this.clock.now(), log: this.log });
     this.warnUnservableMechanisms();
     this.services = {
       config,
@@ -218,6 +230,7 @@ export class Broker implements ConnectionDeps {
       authorizer: this.authorizer,
       scramCredentials: this.scramCredentials,
       clientQuotas: this.clientQuotas,
+      delegationTokens: this.delegationTokens,
       logDir: this.dataDir === undefined ? null : path.resolve(this.dataDir.dir),
       apis: [...this.handlers.values()]
         .sort((a, b) => a.apiKey - b.apiKey)
@@ -291,6 +304,7 @@ export class Broker implements ConnectionDeps {
       // The credentials AlterUserScramCredentials made; sasl.users' are set over them later, at start.
       if (saved?.scramCredentials !== undefined) this.scramCredentials.load(saved.scramCredentials);
       if (saved?.clientQuotas !== undefined) this.clientQuotas.load(saved.clientQuotas);
+      if (saved?.delegationTokens !== undefined) this.delegationTokens.load(saved.delegationTokens);
       if (saved?.acls !== undefined) this.loadAcls(dir, saved.acls);
     } finally {
       this.loadingDataDir = false;
@@ -301,6 +315,7 @@ export class Broker implements ConnectionDeps {
     this.dynamicConfigs.onChange(() => this.saveCluster());
     this.scramCredentials.onChange(() => this.saveCluster());
     this.clientQuotas.onChange(() => this.saveCluster());
+    this.delegationTokens.onChange(() => this.saveCluster());
     this.authorizer?.onChange(() => this.saveCluster());
     this.producerIds.onBlockAllocated = () => this.saveCluster();
     // "kafka-recovery-point-checkpoint" / "kafka-log-start-offset-checkpoint": every
@@ -335,6 +350,7 @@ export class Broker implements ConnectionDeps {
     else if (list.length > 0) this.log.warn({ dir: dir.dir, acls: list.length }, 'the data dir holds ACLs, but no authorizer.class.name is set: they are kept, not applied');
   }
   private checkpointTimer: { cancel(): void } | undefined;
+  private tokenExpiryTimer: { cancel(): void } | undefined;
 
   private onTopicsChanged(change: TopicChange): void {
     if (this.dataDir === undefined || this.loadingDataDir) return;
@@ -355,6 +371,7 @@ export class Broker implements ConnectionDeps {
       nextProducerIdBlock: String(this.producerIds.nextBlockStart),
       scramCredentials: this.scramCredentials.entries(),
       clientQuotas: this.clientQuotas.entries(),
+      delegationTokens: this.delegationTokens.entries(),
       // Without an authorizer the saved ACLs stay as they were, for when it is configured again.
       acls: this.authorizer?.entries() ?? this.savedAcls,
     };
@@ -368,6 +385,7 @@ export class Broker implements ConnectionDeps {
     this.transactions.close();
     this.logManager.close();
     this.checkpointTimer?.cancel();
+    this.tokenExpiryTimer?.cancel();
     this.closeConnections();
     // Last, once no request can append: a clean shutdown of the data dir (flushed, indexes, checkpoints).
     this.dataDir?.close(this.topics.all().flatMap((t) => t.partitions), true);

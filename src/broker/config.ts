@@ -182,6 +182,14 @@ export interface BrokerConfig {
   superUsers: string;
   /** allow.everyone.if.no.acl.found (the authorizer's). */
   allowEveryoneIfNoAclFound: boolean;
+  /** delegation.token.secret.key (or the deprecated delegation.token.master.key): null disables delegation tokens. */
+  delegationTokenSecretKey: string | null;
+  /** delegation.token.max.lifetime.ms: a token's longest life (7 days). */
+  delegationTokenMaxLifetimeMs: number;
+  /** delegation.token.expiry.time.ms: a token's renewal period (1 day). */
+  delegationTokenExpiryTimeMs: number;
+  /** delegation.token.expiry.check.interval.ms: how often expired tokens are removed (1 hour). */
+  delegationTokenExpiryCheckIntervalMs: number;
   /**
    * kmock's own: users created at start, "name:password,...": each gets a PLAIN login on every
    * SASL listener and SCRAM-SHA-256/512 credentials (4096 iterations).
@@ -321,6 +329,10 @@ export const DEFAULT_CONFIG: BrokerConfig = {
   authorizerClassName: '',
   superUsers: '',
   allowEveryoneIfNoAclFound: false,
+  delegationTokenSecretKey: null,
+  delegationTokenMaxLifetimeMs: 604_800_000,
+  delegationTokenExpiryTimeMs: 86_400_000,
+  delegationTokenExpiryCheckIntervalMs: 3_600_000,
   saslUsers: null,
   tls: false,
   tlsDir: null,
@@ -371,6 +383,11 @@ export const KAFKA_SECURITY_SETTING_NAMES: Record<string, keyof BrokerConfig> = 
   'authorizer.class.name': 'authorizerClassName',
   'super.users': 'superUsers',
   'allow.everyone.if.no.acl.found': 'allowEveryoneIfNoAclFound',
+  'delegation.token.secret.key': 'delegationTokenSecretKey',
+  'delegation.token.master.key': 'delegationTokenSecretKey',
+  'delegation.token.max.lifetime.ms': 'delegationTokenMaxLifetimeMs',
+  'delegation.token.expiry.time.ms': 'delegationTokenExpiryTimeMs',
+  'delegation.token.expiry.check.interval.ms': 'delegationTokenExpiryCheckIntervalMs',
   // kmock's own, under Kafka-style names for config files
   'sasl.users': 'saslUsers',
 };
@@ -384,7 +401,7 @@ export class ConfigError extends Error {}
 const OPTIONAL_SETTINGS: ReadonlySet<string> = new Set(['clusterId', 'clockStartMs', 'advertisedHost', 'advertisedPort', 'adminHost', 'adminToken']);
 
 /** Settings whose default is null (unset) and whose value is text. */
-const NULLABLE_TEXT: ReadonlySet<string> = new Set(['rack', 'logDir', 'logDirs', 'listeners', 'advertisedListeners', 'sslKeystoreLocation', 'sslKeystorePassword', 'sslKeyPassword', 'sslKeystoreKey', 'sslKeystoreCertificateChain', 'sslTruststoreLocation', 'sslTruststorePassword', 'sslTruststoreCertificates', 'saslUsers', 'tlsDir']);
+const NULLABLE_TEXT: ReadonlySet<string> = new Set(['rack', 'logDir', 'logDirs', 'listeners', 'advertisedListeners', 'sslKeystoreLocation', 'sslKeystorePassword', 'sslKeyPassword', 'sslKeystoreKey', 'sslKeystoreCertificateChain', 'sslTruststoreLocation', 'sslTruststorePassword', 'sslTruststoreCertificates', 'saslUsers', 'tlsDir', 'delegationTokenSecretKey']);
 
 /** Settings whose default is null (unset) and whose value is a number. */
 const NULLABLE_NUMBERS: ReadonlySet<string> = new Set(['logRollMs', 'logRollJitterMs', 'logRetentionMs', 'logRetentionMinutes', 'logFlushIntervalMs']);

@@ -52,6 +52,8 @@ export interface ConnectionInfo {
   principal: string;
   /** The SASL mechanism it authenticated with, on SASL listeners once authenticated. */
   saslMechanism?: string;
+  /** It logged in with a delegation token (KafkaPrincipal.tokenAuthenticated): it may not ask for tokens. */
+  tokenAuthenticated?: boolean;
 }
 
 /** What a connection knows of its listener's security when it opens. */
@@ -167,9 +169,10 @@ export class Connection {
         trace: (header, request, response) => {
           if (this.services.config.trace) this.trace(header, request, response, 0);
         },
-        authenticated: (principal, mechanism) => {
+        authenticated: (principal, mechanism, tokenAuthenticated) => {
           this.info.principal = principal;
           this.info.saslMechanism = mechanism;
+          this.info.tokenAuthenticated = tokenAuthenticated;
         },
       },
       settings,

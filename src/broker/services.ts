@@ -18,6 +18,7 @@ import type { TransactionCoordinator } from './txn/coordinator.js';
 import type { SecurityProtocol } from './security/types.js';
 import type { Authorizer } from './security/authorizer/index.js';
 import type { ClientQuotaStore } from './quotas/client-quotas.js';
+import type { DelegationTokenStore } from './security/delegation-tokens.js';
 import type { ScramCredentialStore } from './security/sasl/scram-credentials.js';
 
 /** Where Metadata, FindCoordinator, DescribeCluster and Fetch tell clients to connect. */
@@ -97,6 +98,8 @@ export interface BrokerServices {
   readonly logDir: string | null;
   /** SCRAM credentials (sasl.users at start; AlterUserScramCredentials at run time). */
   readonly scramCredentials: ScramCredentialStore;
+  /** Delegation tokens (CreateDelegationToken ... DescribeDelegationToken, and their SCRAM logins). */
+  readonly delegationTokens: DelegationTokenStore;
   /** Client quotas (AlterClientQuotas / DescribeClientQuotas): stored and described, not enforced. */
   readonly clientQuotas: ClientQuotaStore;
   /** Exactly the APIs with a handler, sorted by key (handlers/index.ts). */

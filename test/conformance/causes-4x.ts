@@ -61,6 +61,10 @@ const API_39: Record<string, { key: number; min: number; max: number }> = {
   ...API_39_CONFIGS,
   AlterReplicaLogDirs: { key: 34, min: 0, max: 2 },
   DescribeLogDirs: { key: 35, min: 0, max: 4 },
+  CreateDelegationToken: { key: 38, min: 0, max: 3 },
+  RenewDelegationToken: { key: 39, min: 0, max: 2 },
+  ExpireDelegationToken: { key: 40, min: 0, max: 2 },
+  DescribeDelegationToken: { key: 41, min: 0, max: 3 },
   SaslAuthenticate: { key: 36, min: 0, max: 2 },
   CreatePartitions: { key: 37, min: 0, max: 3 },
   DeleteGroups: { key: 42, min: 0, max: 2 },
@@ -88,6 +92,10 @@ const REMOVED_IN_4: Record<string, number> = {
   DescribeConfigs: 0,
   AlterReplicaLogDirs: 0,
   DescribeLogDirs: 0,
+  CreateDelegationToken: 0,
+  RenewDelegationToken: 0,
+  ExpireDelegationToken: 0,
+  DescribeDelegationToken: 0,
   ...REMOVED_IN_4_TXN,
 };
 
@@ -486,7 +494,7 @@ export const CAUSES_4X: Cause[] = [
       return r !== undefined && d.a === (m[2] === 'minVersion' ? r.min : r.max) && d.b !== d.a;
     },
     cause:
-      'ApiVersions: kmock advertises Kafka 3.9\'s ranges. Kafka 4.0 removed old versions (KIP-896): Fetch 0-3 (Produce 0-2 too, but 4.x keeps advertising Produce minVersion 0 for librdkafka, ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION, KAFKA-18659, so that range agrees), ListOffsets 0, OffsetCommit 0-1, OffsetFetch 0, CreateTopics 0-1, DeleteTopics 0, DescribeAcls/CreateAcls/DeleteAcls 0, DescribeConfigs 0, AlterReplicaLogDirs 0, DescribeLogDirs 0 (4.0.0 also JoinGroup 0-1, restored in 4.0.1/4.1.0 by KAFKA-19444); and 4.x added versions: DescribeLogDirs 5 (IsCordoned per log dir), Produce 12 (KIP-890 part 2) and 13 (topic ids, KIP-516), Fetch 18 (high watermark, KIP-1166), ListOffsets 10 (KIP-1075) and 11 (KIP-1023), Metadata 13 (top-level error code, KIP-1102), OffsetCommit/OffsetFetch 10 (topic ids, KIP-848), DescribeGroups 6 (GROUP_ID_NOT_FOUND, KIP-1043), ApiVersions 5 (ClusterId/NodeId, KIP-1242), DeleteGroups 3 (per-group ErrorMessage), DescribeCluster 2 (IncludeFencedBrokers, KIP-1073), InitProducerId 6 (KeepPreparedTxn, KIP-939), EndTxn 5 and TxnOffsetCommit 5 (transaction version 2, KIP-890 part 2), TxnOffsetCommit 6 (topic ids, KIP-1319), WriteTxnMarkers 2 (TransactionVersion per marker, KIP-1228; v0 removed, KIP-896), ListTransactions 2 (TransactionalIdPattern, KIP-1152) — see the *Request.json specs of 4.0.0/4.4.0. kmock follows 3.9: its clients (3.x and 4.x alike) negotiate within 3.9\'s ranges, and it keeps serving the removed versions 3.9 serves.',
+      'ApiVersions: kmock advertises Kafka 3.9\'s ranges. Kafka 4.0 removed old versions (KIP-896): Fetch 0-3 (Produce 0-2 too, but 4.x keeps advertising Produce minVersion 0 for librdkafka, ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION, KAFKA-18659, so that range agrees), ListOffsets 0, OffsetCommit 0-1, OffsetFetch 0, CreateTopics 0-1, DeleteTopics 0, DescribeAcls/CreateAcls/DeleteAcls 0, DescribeConfigs 0, AlterReplicaLogDirs 0, DescribeLogDirs 0, Create/Renew/Expire/DescribeDelegationToken 0 (4.0.0 also JoinGroup 0-1, restored in 4.0.1/4.1.0 by KAFKA-19444); and 4.x added versions: DescribeLogDirs 5 (IsCordoned per log dir), Produce 12 (KIP-890 part 2) and 13 (topic ids, KIP-516), Fetch 18 (high watermark, KIP-1166), ListOffsets 10 (KIP-1075) and 11 (KIP-1023), Metadata 13 (top-level error code, KIP-1102), OffsetCommit/OffsetFetch 10 (topic ids, KIP-848), DescribeGroups 6 (GROUP_ID_NOT_FOUND, KIP-1043), ApiVersions 5 (ClusterId/NodeId, KIP-1242), DeleteGroups 3 (per-group ErrorMessage), DescribeCluster 2 (IncludeFencedBrokers, KIP-1073), InitProducerId 6 (KeepPreparedTxn, KIP-939), EndTxn 5 and TxnOffsetCommit 5 (transaction version 2, KIP-890 part 2), TxnOffsetCommit 6 (topic ids, KIP-1319), WriteTxnMarkers 2 (TransactionVersion per marker, KIP-1228; v0 removed, KIP-896), ListTransactions 2 (TransactionalIdPattern, KIP-1152) — see the *Request.json specs of 4.0.0/4.4.0. kmock follows 3.9: its clients (3.x and 4.x alike) negotiate within 3.9\'s ranges, and it keeps serving the removed versions 3.9 serves.',
   },
   {
     id: 'kafka-4x-features',
@@ -514,7 +522,7 @@ export const CAUSES_4X: Cause[] = [
       return b === undefined || UNANSWERED_KINDS.has(b.kind);
     },
     cause:
-      'Kafka 4.0 removed these request versions (KIP-896; the *Request.json specs: "Versions 0-1 were removed in Apache Kafka 4.0"): Produce 0-2, Fetch 0-3, ListOffsets 0, OffsetCommit 0-1, OffsetFetch 0, CreateTopics 0-1, DeleteTopics 0, DescribeAcls/CreateAcls/DeleteAcls 0, DescribeConfigs 0, AlterReplicaLogDirs 0, DescribeLogDirs 0 (and in 4.0.0 only JoinGroup 0-1, KAFKA-19444). Such a request no longer parses (RequestContext.parseRequest -> InvalidRequestException) and the broker closes the connection, so the requests queued behind it on that connection are unanswered too (and a request parked there, e.g. a long-poll Fetch, ends early, so later events of the run may be recorded in another order). kmock follows Kafka 3.9, which serves them: clients still in use (older librdkafka, Sarama, kafka-python) negotiate them.',
+      'Kafka 4.0 removed these request versions (KIP-896; the *Request.json specs: "Versions 0-1 were removed in Apache Kafka 4.0"): Produce 0-2, Fetch 0-3, ListOffsets 0, OffsetCommit 0-1, OffsetFetch 0, CreateTopics 0-1, DeleteTopics 0, DescribeAcls/CreateAcls/DeleteAcls 0, DescribeConfigs 0, AlterReplicaLogDirs 0, DescribeLogDirs 0, the four delegation token APIs 0 (and in 4.0.0 only JoinGroup 0-1, KAFKA-19444). Such a request no longer parses (RequestContext.parseRequest -> InvalidRequestException) and the broker closes the connection, so the requests queued behind it on that connection are unanswered too (and a request parked there, e.g. a long-poll Fetch, ends early, so later events of the run may be recorded in another order). kmock follows Kafka 3.9, which serves them: clients still in use (older librdkafka, Sarama, kafka-python) negotiate them.',
   },
   {
     id: 'kafka-4x-new-versions',

@@ -93,10 +93,6 @@ export interface ClassifiedDifference extends Difference {
  */
 export const NOT_YET_SERVED_API_KEYS: ReadonlyArray<{ key: number; name: string; issue: string }> = [
   { key: 23, name: 'OffsetForLeaderEpoch', issue: '#15 cluster' },
-  { key: 38, name: 'CreateDelegationToken', issue: '#14 security' },
-  { key: 39, name: 'RenewDelegationToken', issue: '#14 security' },
-  { key: 40, name: 'ExpireDelegationToken', issue: '#14 security' },
-  { key: 41, name: 'DescribeDelegationToken', issue: '#14 security' },
   { key: 43, name: 'ElectLeaders', issue: '#15 cluster' },
   { key: 45, name: 'AlterPartitionReassignments', issue: '#15 cluster' },
   { key: 46, name: 'ListPartitionReassignments', issue: '#15 cluster' },

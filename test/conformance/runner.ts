@@ -812,6 +812,8 @@ const UNORDERED: Record<string, Record<string, string>> = {
   // ReplicaManager.describeLogDirs groups logs by topic (a Map); alterReplicaLogDirs' results too.
   DescribeLogDirs: { topics: 'name', partitions: 'partitionIndex' },
   AlterReplicaLogDirs: { results: 'topicName', partitions: 'partitionIndex' },
+  // DelegationTokenManager.getTokens walks the token cache's map.
+  DescribeDelegationToken: { tokens: 'principalName+tokenId', renewers: 'principalType+principalName' },
   ApiVersions: { apiKeys: 'apiKey', supportedFeatures: 'name', finalizedFeatures: 'name' },
   // The transaction APIs: Kafka answers from hash maps and sets (TransactionMetadata.topicPartitions,
   // the per-transaction and per-producer results); '' sorts a list of plain values.
@@ -987,6 +989,8 @@ function normaliseValue(v: Json, key: string, api: string, version: number, sym:
   if (typeof v === 'string') {
     let s = v.split(o.ns).join('');
     if (key === 'clusterId') return '<cluster-id>';
+    // A delegation token's id and HMAC: random on each broker.
+    if ((key === 'tokenId' || key === 'hmac') && /DelegationToken$/.test(api) && s !== '') return `<${key === 'hmac' ? 'hmac' : 'token-id'}>`;
     // A broker's own log dir path (DescribeLogDirs): a temp dir on each.
     if (key === 'logDir' && s !== '') return '<log-dir>';
     if (key === 'topicId') return sym.topicId(s);
@@ -999,6 +1003,9 @@ function normaliseValue(v: Json, key: string, api: string, version: number, sym:
   }
   if (typeof v === 'number') {
     if (key === 'throttleTimeMs') return 0;
+    // A session bounded by a credential's expiry (a delegation token's) counts down from when each
+    // broker checked it: compared to the minute.
+    if (key === 'sessionLifetimeMs' && api === 'SaslAuthenticate' && v > 0) return `${Math.round(v / 60_000)} min`;
     // The log dir's volume (DescribeLogDirs v4): the machine's, not the broker's.
     if ((key === 'totalBytes' || key === 'usableBytes') && v >= 0) return '<bytes>';
     if (key === 'port' && v > 0 && (v === ownAddress(o)?.port || o.listenerPorts?.includes(v))) return '<port>';

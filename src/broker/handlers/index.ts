@@ -15,6 +15,10 @@ import { alterUserScramCredentialsHandler } from './alter-user-scram-credentials
 import { alterClientQuotasHandler } from './alter-client-quotas.js';
 import { describeClientQuotasHandler } from './describe-client-quotas.js';
 import { describeLogDirsHandler } from './describe-log-dirs.js';
+import { createDelegationTokenHandler } from './create-delegation-token.js';
+import { renewDelegationTokenHandler } from './renew-delegation-token.js';
+import { expireDelegationTokenHandler } from './expire-delegation-token.js';
+import { describeDelegationTokenHandler } from './describe-delegation-token.js';
 import { alterReplicaLogDirsHandler } from './alter-replica-log-dirs.js';
 import { describeConfigsHandler } from './describe-configs.js';
 import { alterConfigsHandler } from './alter-configs.js';
@@ -72,6 +76,10 @@ export const HANDLERS: ApiHandler[] = [
   alterClientQuotasHandler,
   describeLogDirsHandler,
   alterReplicaLogDirsHandler,
+  createDelegationTokenHandler,
+  renewDelegationTokenHandler,
+  expireDelegationTokenHandler,
+  describeDelegationTokenHandler,
   // -- data path handlers --
   produceHandler,
   fetchHandler,

@@ -52,7 +52,8 @@ export interface AuthenticatorIo {
   /** `--trace` of a request answered here; auth bytes are never passed. */
   trace(header: RequestHeaderInfo, request: unknown, response: unknown): void;
   /** Authentication (or re-authentication) succeeded: the connection's principal and mechanism. */
-  authenticated(principal: string, mechanism: string): void;
+  /** tokenAuthenticated: the login was a delegation token's (SCRAM tokenauth=true). */
+  authenticated(principal: string, mechanism: string, tokenAuthenticated: boolean): void;
 }
 
 export interface AuthenticatorSettings {
@@ -77,6 +78,7 @@ export class SaslServerAuthenticator {
   /** Set while re-authenticating: the previous mechanism and principal, which must not change. */
   private reauth: { mechanism: string; principal: string } | undefined;
   private principalName: string | undefined;
+  private tokenAuthenticated = false;
   private failTimer: TimerHandle | undefined;
 
   constructor(
@@ -239,6 +241,7 @@ export class SaslServerAuthenticator {
       throw new SaslAuthenticationError(`Cannot change principals during re-authentication from ${pt}.${pn}: ${nt}.${nn}`);
     }
     this.principalName = principal;
+    this.tokenAuthenticated = server.tokenAuthenticated === true;
     const now = this.io.now();
     const maxReauth = this.settings.connectionsMaxReauthMs;
     const credentialExpiry = server.credentialExpiresAtMs;
@@ -261,7 +264,7 @@ export class SaslServerAuthenticator {
       { connection: this.io.connectionId, principal: this.principalName, mechanism: this.mechanism, listener: this.settings.listenerName, reauthenticated },
       reauthenticated ? 're-authenticated' : 'authenticated',
     );
-    this.io.authenticated(this.principalName!, this.mechanism!);
+    this.io.authenticated(this.principalName!, this.mechanism!, this.tokenAuthenticated);
   }
 
   private asAuthError(e: unknown): SaslAuthenticationError {

@@ -22,6 +22,7 @@
 // memory at start. A file that is not Kafka's (or a dir kmock cannot read) is named in the error.
 import type { AclBinding } from '../security/authorizer/index.js';
 import type { SavedClientQuota } from '../quotas/client-quotas.js';
+import type { SavedDelegationToken } from '../security/delegation-tokens.js';
 import type { ScramCredentialEntry } from '../security/sasl/scram-credentials.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -97,6 +98,8 @@ export interface SavedCluster {
   scramCredentials?: ScramCredentialEntry[];
   /** ClientQuotaStore.entries(): the client quotas AlterClientQuotas set (ClientQuotaRecords). */
   clientQuotas?: SavedClientQuota[];
+  /** DelegationTokenStore.entries(): the delegation tokens (their HMACs are derived again from the secret key). */
+  delegationTokens?: SavedDelegationToken[];
   /** The authorizer's ACLs (Kafka's AccessControlEntryRecords), when one is configured. */
   acls?: AclBinding[];
 }

@@ -20,6 +20,8 @@ import { ConsumerProtocolAssignmentCodec } from './ConsumerProtocolAssignment.js
 import { ConsumerProtocolSubscriptionCodec } from './ConsumerProtocolSubscription.js';
 import { CreateAclsRequestCodec } from './CreateAclsRequest.js';
 import { CreateAclsResponseCodec } from './CreateAclsResponse.js';
+import { CreateDelegationTokenRequestCodec } from './CreateDelegationTokenRequest.js';
+import { CreateDelegationTokenResponseCodec } from './CreateDelegationTokenResponse.js';
 import { CreatePartitionsRequestCodec } from './CreatePartitionsRequest.js';
 import { CreatePartitionsResponseCodec } from './CreatePartitionsResponse.js';
 import { CreateTopicsRequestCodec } from './CreateTopicsRequest.js';
@@ -40,6 +42,8 @@ import { DescribeClusterRequestCodec } from './DescribeClusterRequest.js';
 import { DescribeClusterResponseCodec } from './DescribeClusterResponse.js';
 import { DescribeConfigsRequestCodec } from './DescribeConfigsRequest.js';
 import { DescribeConfigsResponseCodec } from './DescribeConfigsResponse.js';
+import { DescribeDelegationTokenRequestCodec } from './DescribeDelegationTokenRequest.js';
+import { DescribeDelegationTokenResponseCodec } from './DescribeDelegationTokenResponse.js';
 import { DescribeGroupsRequestCodec } from './DescribeGroupsRequest.js';
 import { DescribeGroupsResponseCodec } from './DescribeGroupsResponse.js';
 import { DescribeLogDirsRequestCodec } from './DescribeLogDirsRequest.js';
@@ -52,6 +56,8 @@ import { DescribeUserScramCredentialsRequestCodec } from './DescribeUserScramCre
 import { DescribeUserScramCredentialsResponseCodec } from './DescribeUserScramCredentialsResponse.js';
 import { EndTxnRequestCodec } from './EndTxnRequest.js';
 import { EndTxnResponseCodec } from './EndTxnResponse.js';
+import { ExpireDelegationTokenRequestCodec } from './ExpireDelegationTokenRequest.js';
+import { ExpireDelegationTokenResponseCodec } from './ExpireDelegationTokenResponse.js';
 import { FetchRequestCodec } from './FetchRequest.js';
 import { FetchResponseCodec } from './FetchResponse.js';
 import { FindCoordinatorRequestCodec } from './FindCoordinatorRequest.js';
@@ -86,6 +92,8 @@ import { OffsetFetchRequestCodec } from './OffsetFetchRequest.js';
 import { OffsetFetchResponseCodec } from './OffsetFetchResponse.js';
 import { ProduceRequestCodec } from './ProduceRequest.js';
 import { ProduceResponseCodec } from './ProduceResponse.js';
+import { RenewDelegationTokenRequestCodec } from './RenewDelegationTokenRequest.js';
+import { RenewDelegationTokenResponseCodec } from './RenewDelegationTokenResponse.js';
 import { RequestHeaderCodec } from './RequestHeader.js';
 import { ResponseHeaderCodec } from './ResponseHeader.js';
 import { SaslAuthenticateRequestCodec } from './SaslAuthenticateRequest.js';
@@ -119,6 +127,8 @@ export * from './ConsumerProtocolAssignment.js';
 export * from './ConsumerProtocolSubscription.js';
 export * from './CreateAclsRequest.js';
 export * from './CreateAclsResponse.js';
+export * from './CreateDelegationTokenRequest.js';
+export * from './CreateDelegationTokenResponse.js';
 export * from './CreatePartitionsRequest.js';
 export * from './CreatePartitionsResponse.js';
 export * from './CreateTopicsRequest.js';
@@ -139,6 +149,8 @@ export * from './DescribeClusterRequest.js';
 export * from './DescribeClusterResponse.js';
 export * from './DescribeConfigsRequest.js';
 export * from './DescribeConfigsResponse.js';
+export * from './DescribeDelegationTokenRequest.js';
+export * from './DescribeDelegationTokenResponse.js';
 export * from './DescribeGroupsRequest.js';
 export * from './DescribeGroupsResponse.js';
 export * from './DescribeLogDirsRequest.js';
@@ -151,6 +163,8 @@ export * from './DescribeUserScramCredentialsRequest.js';
 export * from './DescribeUserScramCredentialsResponse.js';
 export * from './EndTxnRequest.js';
 export * from './EndTxnResponse.js';
+export * from './ExpireDelegationTokenRequest.js';
+export * from './ExpireDelegationTokenResponse.js';
 export * from './FetchRequest.js';
 export * from './FetchResponse.js';
 export * from './FindCoordinatorRequest.js';
@@ -185,6 +199,8 @@ export * from './OffsetFetchRequest.js';
 export * from './OffsetFetchResponse.js';
 export * from './ProduceRequest.js';
 export * from './ProduceResponse.js';
+export * from './RenewDelegationTokenRequest.js';
+export * from './RenewDelegationTokenResponse.js';
 export * from './RequestHeader.js';
 export * from './ResponseHeader.js';
 export * from './SaslAuthenticateRequest.js';
@@ -235,6 +251,10 @@ export const ApiKey = {
   DescribeLogDirs: 35,
   SaslAuthenticate: 36,
   CreatePartitions: 37,
+  CreateDelegationToken: 38,
+  RenewDelegationToken: 39,
+  ExpireDelegationToken: 40,
+  DescribeDelegationToken: 41,
   DeleteGroups: 42,
   IncrementalAlterConfigs: 44,
   OffsetDelete: 47,
@@ -296,6 +316,10 @@ export interface ApiTypes {
   35: { request: import('./DescribeLogDirsRequest.js').DescribeLogDirsRequest; response: import('./DescribeLogDirsResponse.js').DescribeLogDirsResponse };
   36: { request: import('./SaslAuthenticateRequest.js').SaslAuthenticateRequest; response: import('./SaslAuthenticateResponse.js').SaslAuthenticateResponse };
   37: { request: import('./CreatePartitionsRequest.js').CreatePartitionsRequest; response: import('./CreatePartitionsResponse.js').CreatePartitionsResponse };
+  38: { request: import('./CreateDelegationTokenRequest.js').CreateDelegationTokenRequest; response: import('./CreateDelegationTokenResponse.js').CreateDelegationTokenResponse };
+  39: { request: import('./RenewDelegationTokenRequest.js').RenewDelegationTokenRequest; response: import('./RenewDelegationTokenResponse.js').RenewDelegationTokenResponse };
+  40: { request: import('./ExpireDelegationTokenRequest.js').ExpireDelegationTokenRequest; response: import('./ExpireDelegationTokenResponse.js').ExpireDelegationTokenResponse };
+  41: { request: import('./DescribeDelegationTokenRequest.js').DescribeDelegationTokenRequest; response: import('./DescribeDelegationTokenResponse.js').DescribeDelegationTokenResponse };
   42: { request: import('./DeleteGroupsRequest.js').DeleteGroupsRequest; response: import('./DeleteGroupsResponse.js').DeleteGroupsResponse };
   44: { request: import('./IncrementalAlterConfigsRequest.js').IncrementalAlterConfigsRequest; response: import('./IncrementalAlterConfigsResponse.js').IncrementalAlterConfigsResponse };
   47: { request: import('./OffsetDeleteRequest.js').OffsetDeleteRequest; response: import('./OffsetDeleteResponse.js').OffsetDeleteResponse };
@@ -344,6 +368,10 @@ export const APIS: { readonly [K in keyof ApiTypes]: ApiSpec<ApiTypes[K]['reques
   35: { key: 35, name: "DescribeLogDirs", minVersion: 0, maxVersion: 4, flexibleFrom: 2, request: DescribeLogDirsRequestCodec, response: DescribeLogDirsResponseCodec },
   36: { key: 36, name: "SaslAuthenticate", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: SaslAuthenticateRequestCodec, response: SaslAuthenticateResponseCodec },
   37: { key: 37, name: "CreatePartitions", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: CreatePartitionsRequestCodec, response: CreatePartitionsResponseCodec },
+  38: { key: 38, name: "CreateDelegationToken", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: CreateDelegationTokenRequestCodec, response: CreateDelegationTokenResponseCodec },
+  39: { key: 39, name: "RenewDelegationToken", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: RenewDelegationTokenRequestCodec, response: RenewDelegationTokenResponseCodec },
+  40: { key: 40, name: "ExpireDelegationToken", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: ExpireDelegationTokenRequestCodec, response: ExpireDelegationTokenResponseCodec },
+  41: { key: 41, name: "DescribeDelegationToken", minVersion: 0, maxVersion: 3, flexibleFrom: 2, request: DescribeDelegationTokenRequestCodec, response: DescribeDelegationTokenResponseCodec },
   42: { key: 42, name: "DeleteGroups", minVersion: 0, maxVersion: 2, flexibleFrom: 2, request: DeleteGroupsRequestCodec, response: DeleteGroupsResponseCodec },
   44: { key: 44, name: "IncrementalAlterConfigs", minVersion: 0, maxVersion: 1, flexibleFrom: 1, request: IncrementalAlterConfigsRequestCodec, response: IncrementalAlterConfigsResponseCodec },
   47: { key: 47, name: "OffsetDelete", minVersion: 0, maxVersion: 0, flexibleFrom: -1, request: OffsetDeleteRequestCodec, response: OffsetDeleteResponseCodec },

@@ -19,6 +19,7 @@ import { robustnessScenarios } from './robustness.js';
 import { securityScenarios } from './security.js';
 import { quotaScenarios } from './quotas.js';
 import { logDirScenarios } from './log-dirs.js';
+import { delegationTokenScenarios } from './delegation-tokens.js';
 import { storageScenarios } from './storage.js';
 import { transactionScenarios } from './transactions.js';
 import { transactionDataScenarios } from './transactions-data.js';
@@ -47,6 +48,7 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...securityScenarios,
   ...quotaScenarios,
   ...logDirScenarios,
+  ...delegationTokenScenarios,
   ...authorizerScenarios,
 ];
 

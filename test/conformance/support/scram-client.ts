@@ -6,8 +6,10 @@ import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
 export type ScramHash = 'sha256' | 'sha512';
 export const FIXED_CLIENT_NONCE = 'kmockconformancenonce0123456789';
 
-export function clientFirst(user: string, nonce = FIXED_CLIENT_NONCE): string {
-  return `n,,n=${user},r=${nonce}`;
+/** The client-first message; `extensions` (RFC 7677's, e.g. Kafka's tokenauth=true) follow the nonce. */
+export function clientFirst(user: string, nonce = FIXED_CLIENT_NONCE, extensions: Record<string, string> = {}): string {
+  const ext = Object.entries(extensions).map(([k, v]) => `,${k}=${v}`).join('');
+  return `n,,n=${user},r=${nonce}${ext}`;
 }
 
 function attrs(msg: string): Record<string, string> {
@@ -24,13 +26,20 @@ function xor(a: Buffer, b: Buffer): Buffer {
 }
 
 /** The client-final message answering `serverFirst` (and the server signature it expects). */
-export function clientFinal(hash: ScramHash, user: string, password: string, serverFirst: string, nonce = FIXED_CLIENT_NONCE): { message: string; serverSignature: string } {
+export function clientFinal(
+  hash: ScramHash,
+  user: string,
+  password: string,
+  serverFirst: string,
+  nonce = FIXED_CLIENT_NONCE,
+  extensions: Record<string, string> = {},
+): { message: string; serverSignature: string } {
   const a = attrs(serverFirst);
   const salted = pbkdf2Sync(password, Buffer.from(a.s ?? '', 'base64'), Number(a.i), hash === 'sha256' ? 32 : 64, hash);
   const clientKey = createHmac(hash, salted).update('Client Key').digest();
   const storedKey = createHash(hash).update(clientKey).digest();
   const withoutProof = `c=biws,r=${a.r}`;
-  const authMessage = `${clientFirst(user, nonce).slice(3)},${serverFirst},${withoutProof}`;
+  const authMessage = `${clientFirst(user, nonce, extensions).slice(3)},${serverFirst},${withoutProof}`;
   const clientSignature = createHmac(hash, storedKey).update(authMessage).digest();
   const serverKey = createHmac(hash, salted).update('Server Key').digest();
   return {

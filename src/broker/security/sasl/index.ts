@@ -23,7 +23,7 @@ export function unservableMechanisms(config: BrokerConfig, listenerNames: readon
 }
 
 export function createSaslMechanisms(deps: SaslMechanismDeps): SaslMechanisms {
-  const { config, scram, now, log } = deps;
+  const { config, scram, tokens, now, log } = deps;
   scram.addUsers(config.saslUsers);
   const kmockUsers = new Map(parseSaslUsers(config.saslUsers).map((u) => [u.name, u.password]));
   const jaasCache = new Map<string, JaasEntry[]>();
@@ -50,7 +50,7 @@ export function createSaslMechanisms(deps: SaslMechanismDeps): SaslMechanisms {
         }
         case 'SCRAM-SHA-256':
         case 'SCRAM-SHA-512':
-          return createScramServer(m as ScramMechanism, scram);
+          return createScramServer(m as ScramMechanism, scram, tokens);
         case 'OAUTHBEARER': {
           const entries = jaas(listenerName, 'oauthbearer');
           const options = unsecuredValidatorOptions((k) => jaasOption(entries, k));

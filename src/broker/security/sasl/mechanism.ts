@@ -3,7 +3,12 @@
 // javax.security.sasl.SaslServer in Kafka.
 import type { Logger } from 'pino';
 import type { BrokerConfig } from '../../config.js';
-import type { ScramCredentialStore } from './scram-credentials.js';
+import type { ScramCredential, ScramCredentialStore, ScramMechanism } from './scram-credentials.js';
+
+/** What a SCRAM server asks of the delegation tokens (DelegationTokenCache). */
+export interface TokenCredentials {
+  credential(tokenId: string, mechanism: ScramMechanism): { credential: ScramCredential; token: { owner: { name: string }; expiryTimestamp: number } } | undefined;
+}
 
 /** One authentication exchange on one connection (a fresh one per handshake, re-authentication too). */
 export interface SaslServer {
@@ -19,8 +24,10 @@ export interface SaslServer {
   readonly complete: boolean;
   /** The authenticated name once complete (the principal is `User:<name>`). */
   readonly authorizationId: string;
-  /** OAUTHBEARER: when the token expires (epoch ms on the broker clock), once complete. */
+  /** OAUTHBEARER, or a delegation token's SCRAM login: when the credential expires (epoch ms on the broker clock), once complete. */
   readonly credentialExpiresAtMs?: number;
+  /** SCRAM with tokenauth=true: the login was a delegation token's (KafkaPrincipal.tokenAuthenticated). */
+  readonly tokenAuthenticated?: boolean;
 }
 
 /** Kafka's SaslAuthenticationException: the message is sent to the client. */
@@ -44,6 +51,8 @@ export interface SaslMechanisms {
 export interface SaslMechanismDeps {
   config: BrokerConfig;
   scram: ScramCredentialStore;
+  /** Delegation tokens' SCRAM credentials (tokenauth=true logins). */
+  tokens?: TokenCredentials;
   /** The broker clock's now() (OAUTHBEARER's exp/iat checks). */
   now(): number;
   log: Logger;

@@ -2,7 +2,7 @@
 // ScramMessages, keys of ScramFormatter, credentials from the ScramCredentialStore. Failures are
 // SaslMechanismError (the client gets Kafka's generic text), except the authorization id mismatch.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { SaslAuthenticationError, SaslMechanismError, type SaslServer } from './mechanism.js';
+import { SaslAuthenticationError, SaslMechanismError, type SaslServer, type TokenCredentials } from './mechanism.js';
 import { hashName, SCRAM_MIN_ITERATIONS, type ScramCredential, type ScramCredentialStore, type ScramMechanism } from './scram-credentials.js';
 
 const SASLNAME = '(?:[\\x01-\\x2B\\x2D-\\x3C\\x3E-\\x7F]|=2C|=3D)+';
@@ -28,7 +28,7 @@ function secureRandomString(): string {
   return BigInt('0x' + b.toString('hex')).toString(36);
 }
 
-export function createScramServer(mechanism: ScramMechanism, store: ScramCredentialStore): SaslServer {
+export function createScramServer(mechanism: ScramMechanism, store: ScramCredentialStore, tokens?: TokenCredentials): SaslServer {
   const h = hashName(mechanism);
   let state: 'first' | 'final' | 'complete' | 'failed' = 'first';
   let authorizationId = '';
@@ -36,6 +36,7 @@ export function createScramServer(mechanism: ScramMechanism, store: ScramCredent
   let clientFirstBare = '';
   let serverFirst = '';
   let nonce = '';
+  let tokenExpiry: number | undefined;
   const hmac = (key: Buffer, text: string): Buffer => createHmac(h, key).update(text, 'utf8').digest();
 
   function first(token: Buffer): Buffer {
@@ -56,12 +57,20 @@ export function createScramServer(mechanism: ScramMechanism, store: ScramCredent
     } catch {
       throw new SaslMechanismError('Authentication failed: Credentials could not be obtained');
     }
-    // kmock has no delegation tokens, so a tokenauth exchange finds no owner.
-    if (extensions.get('tokenauth')?.toLowerCase() === 'true') throw new SaslMechanismError(`Token Authentication failed: Invalid tokenId : ${username}`);
-    credential = store.get(username, mechanism);
-    if (credential === undefined) throw new SaslMechanismError('Authentication failed: Invalid user credentials');
     const authzid = g.authzid ?? '';
-    if (authzid !== '' && authzid !== username) throw new SaslAuthenticationError('Authentication failed: Client requested an authorization id that is different from username');
+    if (extensions.get('tokenauth')?.toLowerCase() === 'true') {
+      // A delegation token's login: the token id as user name, the owner as principal
+      // (ScramSaslServer with ScramServerCallbackHandler's DelegationTokenCredentialCallback).
+      const found = tokens?.credential(username, mechanism);
+      if (found === undefined) throw new SaslMechanismError(`Token Authentication failed: Invalid tokenId : ${username}`);
+      credential = found.credential;
+      tokenExpiry = found.token.expiryTimestamp;
+      username = found.token.owner.name;
+    } else {
+      credential = store.get(username, mechanism);
+      if (credential === undefined) throw new SaslMechanismError('Authentication failed: Invalid user credentials');
+      if (authzid !== '' && authzid !== username) throw new SaslAuthenticationError('Authentication failed: Client requested an authorization id that is different from username');
+    }
     if (credential.iterations < SCRAM_MIN_ITERATIONS) throw new SaslMechanismError(`Iterations ${credential.iterations} is less than the minimum ${SCRAM_MIN_ITERATIONS} for ${mechanism.replaceAll('-', '_')}`);
     authorizationId = username;
     // Kafka rebuilds client-first-message-bare from what it parsed (no "m=" reserved part).
@@ -98,6 +107,8 @@ export function createScramServer(mechanism: ScramMechanism, store: ScramCredent
     mechanism,
     get complete() { return state === 'complete'; },
     get authorizationId() { return authorizationId; },
+    get tokenAuthenticated() { return state === 'complete' && tokenExpiry !== undefined; },
+    get credentialExpiresAtMs() { return state === 'complete' ? tokenExpiry : undefined; },
     evaluate(token: Buffer): Buffer {
       try {
         if (state === 'first') return first(token);
