@@ -35,16 +35,8 @@ export interface TokenResult {
   expiryTimestamp?: number;
 }
 
-/** What the data dir keeps of a token (as Kafka's DelegationTokenRecord, with the HMAC kmock derives again). */
-export interface SavedDelegationToken {
-  tokenId: string;
-  owner: TokenPrincipal;
-  requester: TokenPrincipal;
-  renewers: TokenPrincipal[];
-  issueTimestamp: number;
-  expiryTimestamp: number;
-  maxTimestamp: number;
-}
+/** What the data dir keeps of a token (as Kafka's DelegationTokenRecord): all but the HMAC, which kmock derives again. */
+export type SavedDelegationToken = Omit<TokenInformation, 'hmac'>;
 
 const NONE = 0;
 const DELEGATION_TOKEN_AUTH_DISABLED = 61;
