@@ -30,6 +30,8 @@ export const logDirScenarios: Scenario[] = [
         'DescribeLogDirs v0-v4 for a two-partition topic, one partition holding a one-record batch: the one log dir with both partitions and their sizes (offset lag 0, no future log), v4 with the volume sizes; asking for one partition lists only it, a missing topic and a missing partition list nothing',
       steps: [
         createTopic('a', 't', 2),
+        // Kafka's broker leads the new partitions once the controller's records reach it.
+        wait(500),
         send('a', 0, 9, (c: Ctx) => ({ transactionalId: null, acks: -1, timeoutMs: 5000, topicData: [{ name: c.t(), partitionData: [{ index: 1, records: batch }] }] }), {
           label: 'produce one batch to partition 1',
           expect: { responses: [{ partitionResponses: [{ errorCode: 0, baseOffset: 0 }] }] },
