@@ -118,7 +118,8 @@ export const fetchHandler = defineHandler({
     const interesting: PartitionRequest[] = [];
     const fromFollower = (v >= 15 ? req.replicaState.replicaId : req.replicaId) >= 0;
     const clusterAction = !fromFollower || authorizedCluster(ctx, AclOperation.CLUSTER_ACTION);
-    const readable = fromFollower ? undefined : filterAuthorized(ctx, AclOperation.READ, ResourceType.TOPIC, [...requested.values()].flatMap((p) => (p.topic === null ? [] : [p.topic])));
+    // (No authorizer, the common case: nothing to filter, nothing allocated on this hot path.)
+    const readable = fromFollower || b.authorizer === undefined ? undefined : filterAuthorized(ctx, AclOperation.READ, ResourceType.TOPIC, [...requested.values()].flatMap((p) => (p.topic === null ? [] : [p.topic])));
     for (const p of requested.values()) {
       if (!clusterAction) erroneous.push([p, partitionError(p.partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED)]);
       else if (p.topic === null) erroneous.push([p, partitionError(p.partition, ErrorCode.UNKNOWN_TOPIC_ID)]);
