@@ -1,10 +1,14 @@
 // The JSON form of messages, used by `kmock codec`, the trace log and the control plane.
 // Field names are the generated (lowerCamelCase) ones; bytes and records are lowercase hex;
-// int64 values are numbers when they are safe integers and decimal strings otherwise; only the
-// fields that exist at the given version are written.
+// int64 values are numbers when they are safe integers and decimal strings otherwise; float64
+// values JSON cannot hold (-0, NaN, Infinity, -Infinity) are those strings; only the fields that
+// exist at the given version are written.
 import { inRange, type FieldSchema, type StructSchema } from './primitives/index.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** The float64 values JSON has no number for, as toJson writes them. */
+const FLOAT_WORDS: ReadonlySet<string> = new Set(['-0', 'NaN', 'Infinity', '-Infinity']);
 
 function present(f: FieldSchema, version: number): boolean {
   return inRange(version, f.versions);
@@ -37,6 +41,10 @@ function valueToJson(f: FieldSchema, v: unknown, version: number): Json {
     case 'int64': {
       const b = v as bigint;
       return b >= BigInt(Number.MIN_SAFE_INTEGER) && b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b.toString();
+    }
+    case 'float64': {
+      const n = v as number;
+      return Number.isFinite(n) && !Object.is(n, -0) ? n : Object.is(n, -0) ? '-0' : String(n);
     }
     case 'bytes':
       return (v as Buffer).toString('hex');
@@ -99,6 +107,7 @@ function valueFromJson(f: FieldSchema, v: unknown, version: number, path: string
     case 'int32':
     case 'uint32':
     case 'float64':
+      if (f.type === 'float64' && typeof v === 'string' && FLOAT_WORDS.has(v)) return Number(v);
       if (typeof v !== 'number' || (f.type !== 'float64' && !Number.isInteger(v))) {
         throw new JsonFormError(`${path}: expected ${f.type === 'float64' ? 'a number' : 'an integer'}`);
       }
